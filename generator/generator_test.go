@@ -142,7 +142,7 @@ func TestDBONeedsDeepEP(t *testing.T) {
 	}{
 		{"0.11.0", "allgather_reducescatter", false},
 		{"0.11.0", "deepep_low_latency", true},
-		{"0.11.0", "deepep_high_throughput", false},
+		{"0.11.0", "deepep_high_throughput", true}, // v0.11.0 vllm/config/__init__.py:480-488 accepts it (qa44a F8)
 		{"0.17.1", "deepep_high_throughput", true},
 		{"0.22.1", "allgather_reducescatter", false},
 	} {

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 
@@ -230,7 +231,7 @@ func parseInputs(inputs []Input, ps *pass) ([]*launch.Invocation, diag.Diagnosti
 		if checked[in.Name] || !clean[in.Name] {
 			continue
 		}
-		d := noLaunch(in.Name)
+		d := noLaunch(in.Name, in.Data)
 		if routers[in.Name] {
 			d = routerOnly(in.Name)
 		}
@@ -366,11 +367,17 @@ func routerOnly(file string) diag.Diagnostic {
 
 // noLaunch says that an input started nothing the linter knows, so that a
 // clean report is not mistaken for a checked launch.
-func noLaunch(file string) diag.Diagnostic {
+func noLaunch(file string, data []byte) diag.Diagnostic {
 	d := diag.Diagnostic{Code: codeNoLaunch, Severity: diag.Info, File: file, Line: 1, Col: 1,
 		Message: "no vLLM server (vllm serve, the OpenAI api_server module, a vLLM image, a wrapper such as dynamo.vllm) and no `ray start` found: nothing in this file was checked",
 		Hint:    "lint the script or manifest that starts vLLM; a launch hidden in a file this one sources or runs must be linted too"}
 	switch {
+	case bytes.Contains(data, []byte("vllm serve")) && !launch.Markdown(file) && !launch.DataFile(file):
+		// vllm-ascend's multi-node test cases hold `server_cmd: > vllm serve
+		// …` per node (vllm-project/vllm-ascend#5493, qa44a F10): the
+		// commands are there, in a format no front end reads.
+		d.Message = fmt.Sprintf("`vllm serve` appears %d time(s), but not in a form vlaunch reads as a launch (a command in a script, manifest or document it parses; a test harness's YAML is none of these): nothing in this file was checked", bytes.Count(data, []byte("vllm serve")))
+		d.Hint = "copy each command into a shell script (one per node) and lint those"
 	case launch.DataFile(file):
 		d.Message, d.Hint = "a data file (a hosts table, a bundle marker, JSON, CSV, text), not a launch: not linted", ""
 	case launch.Markdown(file):

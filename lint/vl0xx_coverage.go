@@ -26,12 +26,26 @@ func checkUnresolved(p *pass) {
 			platform[e.Name] = e.Source == launch.SourceFieldRef
 		}
 		names := map[string]bool{}
-		for _, a := range s.Inv.Args {
+		// The finding goes where the first unresolved value is used when
+		// that is an option's value (--node-rank "${NODE_RANK}"): the
+		// option word marks the use, while the value's own position is
+		// where its variable was set. Otherwise it stays at the command
+		// (qa44a F14: a docker run whose image is a variable starts on
+		// that variable's line, 10:17 IMAGE=, far from --node-rank at 153).
+		var at launch.Pos
+		first := true
+		for i, a := range s.Inv.Args {
 			for _, n := range a.Unresolved {
 				if !launch.InjectedEnv(n) && !launch.IsPlaceholder(n) && !platform[n] {
 					names[n] = true
+					if first {
+						at, first = optionOf(s.Inv.Args, i), false
+					}
 				}
 			}
+		}
+		if at.Line == 0 {
+			at = s.Inv.Pos
 		}
 		key := fileAt(s.Inv.File, s.Inv.Pos)
 		if len(names) == 0 || seen[key] {
@@ -43,8 +57,17 @@ func checkUnresolved(p *pass) {
 			list = append(list, n)
 		}
 		sort.Strings(list)
-		p.ReportAt(s.Inv, s.Inv.Pos, "checks that need these values were skipped", "cannot resolve statically: %s", strings.Join(list, ", "))
+		p.ReportAt(s.Inv, at, "checks that need these values were skipped", "cannot resolve statically: %s", strings.Join(list, ", "))
 	}
+}
+
+// optionOf is the option word argument i is the value of, where the value
+// is used; a zero Pos when the argument is no option's value.
+func optionOf(args []launch.Value, i int) launch.Pos {
+	if i > 0 && strings.HasPrefix(args[i-1].Text, "-") && args[i-1].Pos.File == "" {
+		return args[i-1].Pos
+	}
+	return launch.Pos{}
 }
 
 // checkUncheckedFlags notes, once per server, the flags outside vlaunch's

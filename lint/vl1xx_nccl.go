@@ -19,24 +19,72 @@ import (
 // broken hardware paths (consumer PCIe boards, some VMs), copied into
 // datacentre launch scripts from debugging sessions.
 func checkNCCLTransports(p *pass) {
+	var p2p, ib exportFindings
 	for _, g := range p.Groups {
 		// A lone server over a Ray cluster spans the workers' nodes.
 		multi := multiNode(g) || (len(g) == 1 && p.onRayCluster(g[0]))
 		for _, s := range g {
 			if e, ok := envIsOne(s.Inv, "NCCL_P2P_DISABLE"); ok && intraNodeTraffic(s) {
-				via := "host shared memory"
-				if _, shm := envIsOne(s.Inv, "NCCL_SHM_DISABLE"); shm {
-					via = "the network stack (NCCL_SHM_DISABLE=1 as well)"
-				}
-				p.ReportAtSeverity(s.Inv, e.Pos, p2pSeverity(p), "drop NCCL_P2P_DISABLE (and NCCL_SHM_DISABLE) unless peer-to-peer is known broken on these hosts (GeForce boards, some VMs); check with `nvidia-smi topo -m` and NCCL's all_reduce_perf",
-					"NCCL_P2P_DISABLE=1 turns off NVLink/PCIe peer-to-peer for %s: its GPUs exchange %s through %s, several times slower on NVLink servers", s.Inv.Node, traffic(s), via)
+				p2p.add(s, e)
 			}
 			if e, ok := envIsOne(s.Inv, "NCCL_IB_DISABLE"); ok && multi {
-				p.ReportAtSeverity(s.Inv, e.Pos, ibSeverity(p, s), "drop NCCL_IB_DISABLE on hosts with InfiniBand or RoCE NICs; set NCCL_IB_HCA to choose them instead",
-					"NCCL_IB_DISABLE=1 on a deployment over several nodes: NCCL's collectives between nodes run over TCP sockets instead of RDMA")
+				ib.add(s, e)
 			}
 		}
 	}
+	// One finding per export: servers a script starts after one `export`
+	// all inherit it (qa44a F13: four servers, four findings at 57:8).
+	for _, x := range p2p {
+		s, e := x.servers[0], x.env
+		via := "host shared memory"
+		if _, shm := envIsOne(s.Inv, "NCCL_SHM_DISABLE"); shm {
+			via = "the network stack (NCCL_SHM_DISABLE=1 as well)"
+		}
+		p.ReportAtSeverity(s.Inv, e.Pos, p2pSeverity(p), "drop NCCL_P2P_DISABLE (and NCCL_SHM_DISABLE) unless peer-to-peer is known broken on these hosts (GeForce boards, some VMs); check with `nvidia-smi topo -m` and NCCL's all_reduce_perf",
+			"NCCL_P2P_DISABLE=1 turns off NVLink/PCIe peer-to-peer for %s: its GPUs exchange %s through %s, several times slower on NVLink servers%s", s.Inv.Node, traffic(s), via, x.others())
+	}
+	for _, x := range ib {
+		s, e := x.servers[0], x.env
+		p.ReportAtSeverity(s.Inv, e.Pos, ibSeverity(p, s), "drop NCCL_IB_DISABLE on hosts with InfiniBand or RoCE NICs; set NCCL_IB_HCA to choose them instead",
+			"NCCL_IB_DISABLE=1 on a deployment over several nodes: NCCL's collectives between nodes run over TCP sockets instead of RDMA%s", x.others())
+	}
+}
+
+// exportFinding is one environment assignment and the servers that see it.
+type exportFinding struct {
+	env     launch.EnvVar
+	file    string
+	servers []*server
+}
+
+// exportFindings keeps one exportFinding per assignment, in order.
+type exportFindings []*exportFinding
+
+// add records that the server sees the assignment e.
+func (xs *exportFindings) add(s *server, e launch.EnvVar) {
+	file := e.Pos.File
+	if file == "" {
+		file = s.Inv.File
+	}
+	for _, x := range *xs {
+		if x.file == file && x.env.Pos.Line == e.Pos.Line && x.env.Pos.Col == e.Pos.Col {
+			x.servers = append(x.servers, s)
+			return
+		}
+	}
+	*xs = append(*xs, &exportFinding{env: e, file: file, servers: []*server{s}})
+}
+
+// others names the other servers that inherit the assignment, "" for none.
+func (x *exportFinding) others() string {
+	if len(x.servers) < 2 {
+		return ""
+	}
+	var names []string
+	for _, s := range x.servers[1:] {
+		names = append(names, s.Inv.Node)
+	}
+	return " (the same export also reaches " + strings.Join(names, ", ") + ")"
 }
 
 // p2pSeverity is a warning when the spec (lint --spec) says the GPUs of a

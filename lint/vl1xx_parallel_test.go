@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/vlaunch/vlaunch/diag"
@@ -27,10 +28,12 @@ func severityOf(t *testing.T, v, script string, code diag.Code) diag.Severity {
 
 // TestHeadlessCountSeverity: --api-server-count with --headless is an error
 // where the release refuses it, a warning where no source says whether it
-// does, and nothing where the release ignores the count.
+// does, and nothing where the release ignores the count. qa44a F7: the
+// v0.15.0 tag's serve.py raises the ValueError and v0.14.1's ignores the
+// count, so 0.15.0 is an error and 0.14.1 nothing.
 func TestHeadlessCountSeverity(t *testing.T) {
 	const script = "vllm serve m -dp 4 --data-parallel-size-local 2 --data-parallel-start-rank 2 --headless --api-server-count 1 --data-parallel-address 10.0.0.1\n"
-	for v, want := range map[string]diag.Severity{"0.12.0": 0, "0.15.0": diag.Warning, "0.16.0": diag.Error} {
+	for v, want := range map[string]diag.Severity{"0.12.0": 0, "0.14.1": 0, "0.15.0": diag.Error, "0.16.0": diag.Error} {
 		if got := severityOf(t, v, script, codes.VLHeadless); got != want {
 			t.Errorf("%s: VL112 severity %v, want %v", v, got, want)
 		}
@@ -38,11 +41,9 @@ func TestHeadlessCountSeverity(t *testing.T) {
 }
 
 // TestDBOSeverity: VL120 follows vllm.Release.DBORequirement: the backends
-// the release's assertion accepts pass; one a later release is first seen
-// accepting, where the release may already accept it, is an info (issue
-// #23: it cannot be verified, so it is not called refused); one the
-// release's own form refuses but newer ones accept is a warning; any other
-// an error.
+// the release's assertion accepts pass (read at the tags: both DeepEP
+// backends from 0.11.0, nixl_ep from 0.24.0, qa44a F8); any other is an
+// error, and its message lists every backend the release accepts.
 func TestDBOSeverity(t *testing.T) {
 	const dbo = "vllm serve m -dp 8 --enable-expert-parallel --enable-dbo --all2all-backend "
 	for _, tt := range []struct {
@@ -50,16 +51,27 @@ func TestDBOSeverity(t *testing.T) {
 		want       diag.Severity
 	}{
 		{"0.11.1", vllm.BackendDeepEPLowLatency, 0},
-		{"0.11.1", vllm.BackendDeepEPHighThroughput, diag.Info},
-		{"0.13.0", vllm.BackendDeepEPHighThroughput, diag.Info},
-		{"0.17.0", vllm.BackendDeepEPHighThroughput, diag.Info},
+		{"0.11.1", vllm.BackendDeepEPHighThroughput, 0},
+		{"0.13.0", vllm.BackendDeepEPHighThroughput, 0},
+		{"0.17.0", vllm.BackendDeepEPHighThroughput, 0},
 		{"0.17.1", vllm.BackendDeepEPHighThroughput, 0},
+		{"0.23.0", vllm.BackendNixlEP, diag.Error},
+		{"0.24.0", vllm.BackendNixlEP, 0},
 		{"0.22.1", vllm.BackendDeepEPHighThroughput, 0},
 		{"0.22.1", vllm.BackendAllgatherReducescatter, diag.Error},
 		{"0.11.1", vllm.BackendPPLX, diag.Error},
 	} {
 		if got := severityOf(t, tt.v, dbo+tt.backend+"\n", codes.VLDBO); got != tt.want {
 			t.Errorf("%s %s: VL120 severity %v, want %v", tt.v, tt.backend, got, tt.want)
+		}
+	}
+	ds, err := Lint([]Input{{Name: "n1.sh", Data: []byte(dbo + vllm.BackendAllgatherReducescatter + "\n")}}, Options{Version: "0.24.0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range ds {
+		if d.Code == codes.VLDBO && !strings.Contains(d.Message, "nixl_ep") {
+			t.Errorf("0.24.0 VL120 message leaves out nixl_ep: %s", d.Message)
 		}
 	}
 }

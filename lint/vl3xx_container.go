@@ -35,15 +35,33 @@ func checkRepeatedEntrypoint(p *pass) {
 }
 
 // checkDockerShm reports a container without host IPC or a shared-memory
-// size: PyTorch and NCCL need more than Docker's 64 MiB /dev/shm (VL305).
+// size: several worker processes (tensor or pipeline parallel, local DP
+// engines) share tensors and vLLM's message queue through /dev/shm, and
+// NCCL's shared-memory transport uses it, so Docker's 64 MiB is too little
+// (VL305). A single-GPU server has no NCCL and one worker: vLLM's docs ask
+// for --ipc=host or --shm-size all the same ("particularly for tensor
+// parallel inference", docs/deployment/docker.md), so it is a note there
+// (qa44a F9).
 func checkDockerShm(p *pass) {
+	const hint = "add --ipc=host or --shm-size=16g (compose: ipc: host or shm_size)"
 	for _, s := range p.Servers {
 		c := s.Inv.Container
 		if c == nil || c.Runtime != "docker" || c.HostIPC || c.HasShm {
 			continue
 		}
-		p.ReportAt(s.Inv, c.Pos, "add --ipc=host or --shm-size=16g (compose: ipc: host or shm_size)", "container without host IPC or a larger /dev/shm: the 64 MiB default breaks NCCL and tensor-parallel workers")
+		if singleProcessServer(s) {
+			p.ReportAtSeverity(s.Inv, c.Pos, diag.Info, hint, "container without host IPC or a larger /dev/shm: a single-GPU server (TP × PP = 1, no DP) has no NCCL and one worker, but vLLM's docs still ask for --ipc=host or --shm-size; the 64 MiB default is too little once it runs several workers")
+			continue
+		}
+		p.ReportAt(s.Inv, c.Pos, hint, "container without host IPC or a larger /dev/shm: the 64 MiB default breaks NCCL's shared-memory transport and the workers' shared-memory message queue (tensor/pipeline-parallel or DP workers)")
 	}
+}
+
+// singleProcessServer reports a server known to run one GPU worker: TP,
+// PP and DP all known and 1.
+func singleProcessServer(s *server) bool {
+	tp, pp, dp := s.TP(), s.PP(), s.DP()
+	return tp.Known && pp.Known && dp.Known && tp.N*pp.N*dp.N == 1
 }
 
 // checkDockerNetwork reports multi-node containers without host networking (VL306).

@@ -41,6 +41,9 @@ type fileState struct {
 	// pydantic is the last ValidationError whose "Value error" line (its
 	// reason) has not come yet (failrules_config.go).
 	pydantic *pydanticNote
+	// shmWaits counts vLLM's "No available shared memory broadcast block
+	// found" lines, firstShmWait the first one's line (failrules_ascend.go).
+	shmWaits, firstShmWait int
 }
 
 // run is how far one server's start-up got in a file, and how often it
@@ -306,6 +309,9 @@ func (a *analyzer) line(fi int, f *fileState, l *line) {
 // origin's unprefixed main process.
 func (a *analyzer) procFor(fi int, f *run, l *line) *proc {
 	if l.pid == 0 && len(l.proc) == 0 && l.grank >= 0 {
+		if w := a.workerOfRank(fi, f.attempt, l); w != nil {
+			return w
+		}
 		// torch.distributed's "[rank1]:" is the only process mark some
 		// lines carry (spawned workers' tracebacks and c10d warnings).
 		l.proc = append(l.rankName[:0], "rank"...)
@@ -370,6 +376,33 @@ func (a *analyzer) procFor(fi int, f *run, l *line) *proc {
 	}
 	a.order = append(a.order, p)
 	return p
+}
+
+// workerOfRank is the one vLLM worker of the file's attempt and origin a
+// "[rankN]:" line belongs to: torch_npu/c10d print the torch rank past
+// vLLM's prefix, so "[rank0]:[E1229 …] HCCL watchdog …" is
+// "(Worker_DP0_TP0_EP0 pid=359)"'s line (vllm-project/vllm-ascend#5493,
+// qa44a F15), not a rank of its own. Only an unambiguous match counts: one
+// worker with that TP rank (PP 0) and one DP engine among the workers, or
+// one whose global rank is N. nil otherwise.
+func (a *analyzer) workerOfRank(fi, attempt int, l *line) *proc {
+	var match *proc
+	dps := map[int]bool{}
+	n := 0
+	for _, q := range a.order {
+		if q.file != fi || q.attempt != attempt || q.origin != string(l.origin) || q.role != roleWorker || q.label == "" || strings.HasPrefix(q.label, "rank") {
+			continue
+		}
+		dps[q.dp] = true
+		if q.grank == l.grank || (q.grank < 0 && q.tp == l.grank && q.pp <= 0) {
+			match = q
+			n++
+		}
+	}
+	if n != 1 || len(dps) != 1 {
+		return nil
+	}
+	return match
 }
 
 // startedAgain: a prefixed process ("(APIServer pid=1)") that already

@@ -81,6 +81,8 @@ const (
 	CodeHMAOff           = codes.LogHMAOffKVTooSmall
 	CodeHMAOffUnify      = codes.LogHMAOffUnify
 	CodeMooncakeTransfer = codes.LogMooncakeTransfer
+	CodeAscendDevice     = codes.LogAscendDevice
+	CodeMLAKVReshape     = codes.LogMLAKVReshape
 )
 
 // kindOf is the failure kind of each code. A stop (LOG001) and an end
@@ -103,6 +105,7 @@ var kindOf = map[diag.Code]string{
 	CodeWorldSize: KindOther, CodeUnsupportedArch: KindVersionFlag, CodeTransformersType: KindVersionFlag,
 	CodeOther: KindOther, CodeEngineDiedSilent: KindOther, CodeErrorLine: KindOther,
 	CodeWorkerDied: KindOther, CodeIterTimeout: KindOther, CodeDeepGEMM: KindOther,
+	CodeAscendDevice: KindOther, CodeMLAKVReshape: KindOther,
 	CodeNixlEngineID: KindKVTransfer, CodeKVLeaseExpired: KindKVTransfer, CodeNixlSideChannel: KindKVTransfer,
 	CodeNixlMissing: KindKVTransfer, CodeUCXTransports: KindKVTransfer, CodeUCXGID: KindKVTransfer,
 	CodeNixlTPRatio: KindKVTransfer, CodeNixlBackend: KindKVTransfer, CodeNixlHandshake: KindKVTransfer,

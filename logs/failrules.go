@@ -21,6 +21,8 @@ func failureRules() []rule {
 	rs = append(rs, pdFailureRules()...)
 	rs = append(rs, deepGEMMRules()...)
 	rs = append(rs, hubProbeRules()...)
+	rs = append(rs, ascendDeviceRules()...)
+	rs = append(rs, mlaReshapeRules()...)
 	rs = append(rs, genericFailureRules()...)
 	return rs
 }
@@ -94,6 +96,9 @@ func memoryFailureRules() []rule {
 		} else if v := c.p.facts[fMaxModelLen]; v.set {
 			need += fmt.Sprintf(" %.0f", v.num)
 		}
+		// The available figure is the KV memory vLLM sized (qa44a F12: the
+		// per-GPU line said "KV ?" next to this message's 4.0 GiB).
+		c.num(fAvailableKVGiB, m[3])
 		c.fail(CodeMaxLenTooLong, fmt.Sprintf("%s needs %s GiB of KV cache; %s GiB is available", need, m[2], m[3]), "")
 	})
 	serve := r(one("To serve at least one request with the model"), `max seq len \((\d+)\)`, func(c *ctx, m [][]byte) {
@@ -114,6 +119,7 @@ func memoryFailureRules() []rule {
 		if v := c.p.facts[fMaxModelLen]; v.set {
 			need += fmt.Sprintf(" %.0f", v.num)
 		}
+		c.num(fAvailableKVGiB, m[1])
 		c.fail(CodeMaxLenTooLong, fmt.Sprintf("%s needs %s GiB of KV cache; %s GiB is available", need, c.p.kvNeed, m[1]), "")
 		c.p.kvNeed = ""
 	})

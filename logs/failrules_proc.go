@@ -3,6 +3,7 @@ package logs
 import (
 	"bytes"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -134,6 +135,9 @@ func secondsText(s float64) string {
 // of its own — not a traceback's scaffolding, which the exception at its
 // end describes better.
 func unrecognisedError(l *line) bool {
+	if l.level == 0 && !l.indent && nativeError.Match(l.msg) {
+		return true
+	}
 	if l.level != 'E' && l.level != 'C' || l.indent || len(bytes.TrimSpace(l.msg)) == 0 {
 		return false
 	}
@@ -144,6 +148,14 @@ func unrecognisedError(l *line) bool {
 	}
 	return true
 }
+
+// nativeError is an error line of a native runtime that writes past
+// vLLM's logger: torch_npu/CANN's "[ERROR] 2025-12-29-13:22:36 (PID:…)"
+// and torch.distributed's "… torch.distributed: [ERROR] …"
+// (vllm-project/vllm-ascend#5493). Without a header it would not count, and
+// a stall (shm_broadcast waits) ending in one unrecognised would pass as a
+// clean log (qa44a F1).
+var nativeError = regexp.MustCompile(`^\[ERROR\] \d{4}-\d\d-\d\d|torch\.distributed: \[ERROR\] `)
 
 // tracebackScaffolding are the lines of a Python traceback that are not
 // its message.

@@ -122,18 +122,22 @@ func TestZMQBindByContext(t *testing.T) {
 
 // TestWorkerDiedQuotesItsError: the executor's "died" line names the rank
 // and quotes what that rank logged; the worker's own exception is still
-// reported (a death is a consequence).
+// reported, first: a death is a consequence, and the earliest failure comes
+// first (followsFrom).
 func TestWorkerDiedQuotesItsError(t *testing.T) {
 	log := `(VllmWorker rank=1 pid=8) ERROR 07-04 17:35:15 [w.py:1] Traceback (most recent call last):
 (VllmWorker rank=1 pid=8) ERROR 07-04 17:35:15 [w.py:1] AssertionError: bad block table
 ERROR 07-04 17:35:16 [multiproc_executor.py:140] Worker proc VllmWorker-1 died unexpectedly, shutting down executor.
 `
 	fs := failuresOf(t, log)
-	if got := codesOf(fs); got != "LOG194:other LOG191:other" {
-		t.Fatalf("failures %q, want the death and the exception", got)
+	if got := codesOf(fs); got != "LOG191:other LOG194:other" {
+		t.Fatalf("failures %q, want the exception, then the death that follows from it", got)
 	}
-	if !strings.Contains(fs[0].Message, "rank 1") || !strings.Contains(fs[0].Message, "AssertionError: bad block table") {
-		t.Errorf("death message does not quote the rank's error: %s", fs[0].Message)
+	if !strings.Contains(fs[1].Message, "rank 1") || !strings.Contains(fs[1].Message, "AssertionError: bad block table") {
+		t.Errorf("death message does not quote the rank's error: %s", fs[1].Message)
+	}
+	if fs[1].FollowsFrom == "" || fs[0].FollowsFrom != "" {
+		t.Errorf("follows_from: exception %q, death %q; want the death to follow from the exception", fs[0].FollowsFrom, fs[1].FollowsFrom)
 	}
 	v0 := "ERROR 07-26 14:50:35 multiproc_worker_utils.py:120] Worker VllmWorkerProcess pid 214281 died, exit code: -9\n"
 	fs = failuresOf(t, v0)

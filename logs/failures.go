@@ -28,6 +28,8 @@ type failure struct {
 	// oom is an out-of-memory's own message and the phase it was logged
 	// in, for settle's runtime decision.
 	oom *oomNote
+	// npu gathers an Ascend device error's lines (LOG198).
+	npu *npuNote
 }
 
 // oomNote is what settle needs of an out-of-memory failure.

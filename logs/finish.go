@@ -63,13 +63,58 @@ func (a *analyzer) failures(groups []*group, engineOf map[*proc]*group, serving 
 		}
 	}
 	out = append(out, a.hangs(groups, engineOf, out, anyError, serving)...)
+	followsFrom(out)
 	sort.SliceStable(out, func(i, j int) bool {
 		if (out[i].Severity == "error") != (out[j].Severity == "error") {
 			return out[i].Severity == "error"
 		}
+		// The earliest cause first: a consequence after what it follows from.
+		if (out[i].FollowsFrom == "") != (out[j].FollowsFrom == "") {
+			return out[i].FollowsFrom == ""
+		}
 		return false
 	})
 	return out
+}
+
+// downstream are the failures that are most often another one's
+// consequence when a different error comes before them in the same file:
+// a collective's watchdog aborting (LOG121: the HCCL/NCCL watchdog stops on
+// the collective a failed kernel or a dead peer left hanging,
+// vllm-project/vllm-ascend#5493), a worker dying after its executor's error
+// (LOG194) and an engine step timing out behind a stuck worker (LOG195).
+var downstream = map[diag.Code]bool{CodeNCCL: true, CodeWorkerDied: true, CodeIterTimeout: true}
+
+// followsFrom marks the downstream errors that an earlier error of another
+// kind in the same file precedes: the earliest failure is the root cause,
+// and the later one says it follows from it, with the earlier one's
+// location, and leaves its own fix second.
+func followsFrom(out []Failure) {
+	for i := range out {
+		f := &out[i]
+		if !downstream[f.Code] || f.Severity != "error" {
+			continue
+		}
+		var first *Failure
+		for j := range out {
+			g := &out[j]
+			if j == i || g.Severity != "error" || downstream[g.Code] || g.File != f.File || g.Line >= f.Line {
+				continue
+			}
+			if first == nil || g.Line < first.Line {
+				first = g
+			}
+		}
+		if first == nil {
+			continue
+		}
+		f.FollowsFrom = fmt.Sprintf("%s at %s:%d", first.Code, first.File, first.Line)
+		if !strings.Contains(f.Message, fmt.Sprintf("%s:%d", first.File, first.Line)) {
+			// A dead worker's message may quote the error already (deadCause).
+			f.Message += "; this follows from the earlier " + f.FollowsFrom + " (" + clip(first.Message, 120) + ")"
+		}
+		f.Fix = "Fix the earlier failure first (" + f.FollowsFrom + "): this one is its consequence. " + f.Fix
+	}
 }
 
 // alsoFailed reports the engines whose worker logged that its own
@@ -148,7 +193,7 @@ func relayedFailures(list []*failure, engineOf map[*proc]*group) ([]*failure, ma
 		bestDist := relayWindow + 1
 		for _, f := range list {
 			if f == g || f.p.role == roleMain || f.code != g.code || f.p.file != g.p.file ||
-				f.p.attempt != g.p.attempt || f.p.host != g.p.host || f.p.origin != g.p.origin || engineOf[f.p] != engineOf[g.p] || f.at.file != g.at.file {
+				f.p.attempt != g.p.attempt || f.p.host != g.p.host || f.p.origin != g.p.origin || (engineOf[g.p] != nil && engineOf[f.p] != engineOf[g.p]) || f.at.file != g.at.file {
 				continue
 			}
 			d := f.at.no - g.at.no
@@ -230,6 +275,9 @@ func (a *analyzer) settle(f *failure) (diag.Code, string, string) {
 			return CodeOOMUnknownPhase, f.oom.msg + "; when is unknown: the log shows no start-up phase before it and no line only a running server logs",
 				defOf(CodeOOMUnknownPhase).Fix
 		}
+	case f.code == CodeAscendDevice && f.npu != nil:
+		msg, fix := a.npuMessage(f)
+		return f.code, msg, fix
 	case f.code == CodeWorkerDied && f.dead != nil:
 		return f.code, f.message + a.deadCause(f.p, f.dead, f.at), f.fix
 	}

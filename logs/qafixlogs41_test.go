@@ -105,8 +105,9 @@ const graphProfilingLine = "CUDA graph memory profiling is enabled (default sinc
 // worker's only start-up line is the CUDA graph profiling line and whose
 // last line is that worker's. The profiling line is logged while the KV
 // cache is sized, so the worker is in phase kv-cache and LOG002 names the
-// file's last line. Its wording bounds the release: newer than 0.19.0,
-// not 0.21.0 (0.20.0 prints it).
+// file's last line. Its wording bounds the release: newer than 0.19.1,
+// not 0.21.0 (the v0.20.0 tag has it, v0.19.1's words it otherwise; qa44a
+// F11).
 func TestGraphProfilingLineIsKVSizing(t *testing.T) {
 	log := "(Worker_TP0 pid=9) INFO 05-07 20:28:11 [gpu_worker.py:460] Available KV cache memory: 7.50 GiB\n" +
 		"(Worker_TP1 pid=10) INFO 05-07 20:28:11 [gpu_worker.py:475] " + graphProfilingLine + "\n" +
@@ -121,14 +122,14 @@ func TestGraphProfilingLineIsKVSizing(t *testing.T) {
 	if f.Line != 4 || f.Rank != "Worker_TP1 pid=10" || strings.Contains(f.Message, "(the ") {
 		t.Errorf("LOG002 at %s line %d: %q; want Worker_TP1's line 4, the file's last", f.Rank, f.Line, f.Message)
 	}
-	if e.Version != "" || e.VersionAfter != "0.19.0" || e.Evidence["version_after"] != "n.log:2" {
-		t.Errorf("version %q, after %q at %q; want unknown, after 0.19.0 at n.log:2", e.Version, e.VersionAfter, e.Evidence["version_after"])
+	if e.Version != "" || e.VersionAfter != "0.19.1" || e.Evidence["version_after"] != "n.log:2" {
+		t.Errorf("version %q, after %q at %q; want unknown, after 0.19.1 at n.log:2", e.Version, e.VersionAfter, e.Evidence["version_after"])
 	}
 	var b bytes.Buffer
 	if err := WriteText(&b, rep); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(b.String(), "vLLM ? (newer than 0.19.0 by the wording of n.log:2)") {
+	if !strings.Contains(b.String(), "vLLM ? (newer than 0.19.1 by the wording of n.log:2)") {
 		t.Errorf("text lacks the version bound:\n%s", b.String())
 	}
 	// A logged release wins; the bound is then not reported.

@@ -280,6 +280,9 @@ type Failure struct {
 	// container's main output) next to the worker's Python exception
 	// (relayedFailures).
 	Relayed []Relay `json:"relayed,omitempty"`
+	// FollowsFrom names the earlier failure of the same file this one is
+	// a consequence of ("LOG198 at f.log:11"; followsFrom), "" when none.
+	FollowsFrom string `json:"follows_from,omitempty"`
 }
 
 // Relay is one more line of a failure, written by another layer.

@@ -133,13 +133,16 @@ func ruleTable() []rule {
 // gpu_worker.py:471, 2026-04-20). PR #38284 ("Enable CUDAGraph memory
 // profiling by default", opened 2026-03-26, "slated for default
 // enablement in v0.21") is the likely change; which PR wrote this wording
-// and whether a 0.19.x patch release carries it is not verified. So the
-// line shows a release after 0.19.0 (graphProfilingAfter), not ≥ 0.21.0.
+// and whether a 0.19.x patch release carries it was not verified then. The
+// tags settle it (qa44a F11): vllm/v1/worker/gpu_worker.py has the wording
+// at v0.20.0 (:456), while v0.19.1's says "(VLLM_MEMORY_PROFILER_ESTIMATE_
+// CUDAGRAPHS=1). This will become the default in v0.19." (:453). So the
+// line shows 0.20.0 or later: a release after 0.19.1 (graphProfilingAfter).
 const graphProfilingWording = "CUDA graph memory profiling is enabled (default since v0.21.0)"
 
 // graphProfilingAfter is the release a log with graphProfilingWording
 // is newer than.
-const graphProfilingAfter = "0.19.0"
+const graphProfilingAfter = "0.19.1"
 
 func versionRules() []rule {
 	api := r(one("vLLM API server version "), `vLLM API server version (\S+)`, func(c *ctx, m [][]byte) {
@@ -287,7 +290,10 @@ func budgetRules() []rule {
 		// "Available KV cache memory" (the 0.20.0 and 0.27.1 logs below):
 		// the KV cache is being sized (phase kv-cache). Its wording also
 		// bounds the release (graphProfilingWording).
-		r(one("without CUDA graph memory profiling"), `current --gpu-memory-utilization=([\d.]+) is equivalent to --gpu-memory-utilization=([\d.]+) without CUDA graph memory profiling`, func(c *ctx, m [][]byte) {
+		// A terminal cuts the line short ("… equivalent to
+		// --gpu-memory-utilization=0.8829 without >", noonghunna/club-3090#758):
+		// the two figures come before the cut, so the anchor ends there.
+		r(one("is equivalent to --gpu-memory-utilization="), `current --gpu-memory-utilization=([\d.]+) is equivalent to --gpu-memory-utilization=(\d+(?:\.\d+)?)`, func(c *ctx, m [][]byte) {
 			c.num(fUtil, m[1])
 			c.num(fUtilNoGraphProfiling, m[2])
 			c.phase(phKVCache)

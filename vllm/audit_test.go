@@ -103,24 +103,23 @@ func TestSeenIsNotFirst(t *testing.T) {
 			t.Errorf("%s %s: %s seen %s, want %s seen %s", tt.v, tt.flag, got, seen, tt.want, tt.seen)
 		}
 	}
-	for v, want := range map[string]Presence{"0.11.0": Absent, "0.11.1": Maybe, "0.14.0": Maybe, "0.17.1": Present} {
-		d := rel(t, v).DBORequirement()
-		got := Absent
-		switch {
-		case d.MayAccept(BackendDeepEPHighThroughput):
-			got = Maybe
-		case d.Accepts(BackendDeepEPHighThroughput):
-			got = Present
+	// qa44a F8: every tag v0.11.0-v0.24.0 accepts deepep_high_throughput
+	// for DBO (v0.11.0 through VLLM_ALL2ALL_BACKEND); nixl_ep from v0.24.0.
+	for _, tt := range []struct {
+		v        string
+		ht, nixl bool
+		verified bool
+	}{
+		{"0.11.0", true, false, true}, {"0.11.1", true, false, true}, {"0.14.0", true, false, true},
+		{"0.23.0", true, false, true}, {"0.24.0", true, true, true}, {"0.26.0", true, true, false},
+	} {
+		d := rel(t, tt.v).DBORequirement()
+		if d.Accepts(BackendDeepEPHighThroughput) != tt.ht || d.Accepts(BackendNixlEP) != tt.nixl || d.Verified != tt.verified {
+			t.Errorf("%s: DBO backends %v verified %v, want high-throughput %v nixl_ep %v verified %v", tt.v, d.Backends, d.Verified, tt.ht, tt.nixl, tt.verified)
 		}
-		if got == Maybe && !d.Accepts(BackendDeepEPHighThroughput) {
-			t.Errorf("%s: an unverified backend must still be accepted (lenient)", v)
+		if d.MayAccept(BackendDeepEPHighThroughput) {
+			t.Errorf("%s: deepep_high_throughput is read at the tags, not unverified", tt.v)
 		}
-		if got != want {
-			t.Errorf("%s: DBO with deepep_high_throughput %s, want %s", v, got, want)
-		}
-	}
-	if d := rel(t, "0.14.0").DBORequirement(); d.Seen.String() != "0.17.1" {
-		t.Errorf("DBO deepep_high_throughput first seen %s, want 0.17.1", d.Seen)
 	}
 }
 

@@ -14,8 +14,10 @@ func TestEnvLifecycles(t *testing.T) {
 		{"0.9.0", "VLLM_ALLOW_RUNTIME_LORA_UPDATING", true},
 		{"0.16.0", "VLLM_ALLOW_RUNTIME_LORA_UPDATING", true},
 		{"0.11.0", "VLLM_USE_V1", true},
-		// gone from envs.py by Nov 2025 (tpu-inference #1081), not 0.29
-		{"0.11.2", "VLLM_USE_V1", true},
+		// PR #28204 removed it: vllm/envs.py has it at v0.11.1rc7, not at
+		// v0.11.1 (git grep VLLM_USE_V1 v0.11.1 -- vllm/envs.py: 0 hits)
+		{"0.11.1", "VLLM_USE_V1", false},
+		{"0.11.2", "VLLM_USE_V1", false},
 		{"0.12.0", "VLLM_USE_V1", false},
 		{"0.5.4", "VLLM_RPC_PORT", true},
 		{"0.5.5", "VLLM_RPC_PORT", false},

@@ -14,10 +14,10 @@ var zeroOne = []string{"0", "1"}
 // moreEnv are variables real launch scripts set. NCCL and Gloo variables
 // are valid in every release; vLLM's own follow envs.py.
 var moreEnv = []EnvVar{
-	{Name: "VLLM_USE_V1", Owner: "vllm", Span: Span{Since: vPre, Removed: v0120, Confirmed: v080}, Choices: zeroOne, Default: "0 before 0.8.0, 1 from 0.8.0",
+	{Name: "VLLM_USE_V1", Owner: "vllm", Span: Span{Since: vPre, Removed: v0111, Confirmed: v080}, Choices: zeroOne, Default: "0 before 0.8.0, 1 from 0.8.0",
 		Doc: "V0/V1 engine switch (see Release.EngineEra); V0 is gone from 0.11.0 and the variable from envs.py soon after (later releases warn \"Unknown vLLM environment variable detected: VLLM_USE_V1\"); drop it",
 		Source: srcEngineEra + "; vllm-project/tpu-inference issue #1081 (2025-11-12: vllm.envs has no VLLM_USE_V1); llm-d-incubation/llm-d-fast-model-actuation issue #597 (2026 main warns it is unknown); " +
-			"removal in 0.11.1 or 0.12.0 unverified, 0.12.0 recorded; OpenRLHF PR #1328's \"removed in 0.29\" is contradicted by these"},
+			"removed in 0.11.1 by PR #28204 (commit e1710393c; vllm/envs.py has 6 hits at v0.11.1rc7, 0 at v0.11.1 and v0.11.2); OpenRLHF PR #1328's \"removed in 0.29\" is contradicted by these"},
 	{Name: "VLLM_WORKER_MULTIPROC_METHOD", Owner: "vllm", Span: Span{Since: vPre, Confirmed: v090}, Choices: []string{"fork", "spawn"}, Default: "fork",
 		Doc: "how the mp executor starts workers", Source: srcEnvMain},
 	{Name: "VLLM_USE_MODELSCOPE", Owner: "vllm", Span: Span{Since: vPre, Confirmed: v090}, Default: "False",

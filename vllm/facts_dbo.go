@@ -1,16 +1,16 @@
 package vllm
 
-// srcDBO: VllmConfig.__post_init__ (vllm/config/vllm.py) asserts the
-// all-to-all backend when micro-batching (DBO) is on. Stored copies show
-// three generations: reading VLLM_ALL2ALL_BACKEND and allowing only
-// deepep_low_latency (the 0.11.0 form, before --all2all-backend); reading
-// parallel_config.all2all_backend and allowing deepep_low_latency or
-// deepep_high_throughput (a third-party note places it in 0.17.1's
-// vllm/config/vllm.py:1128-1134; PR #31423 per vllm-facts.md); and newest
-// main adding nixl_ep.
-const srcDBO = "vllm/config/vllm.py VllmConfig.__post_init__ assertion (stored copies of three versions); PR #23693 (DBO); " +
-	"PR #31423 (deepep_high_throughput allowed, per vllm-facts.md); third-party note: 0.17.1 vllm/config/vllm.py:1128-1134 (first release seen accepting deepep_high_throughput); " +
-	"the release that began to accept it (0.11.1-0.17.1) is unverified"
+// srcDBO: VllmConfig.__post_init__ asserts the all-to-all backend when
+// micro-batching (DBO) is on, read at every release tag v0.11.0-v0.24.0
+// (qa44a F8). v0.11.0 (vllm/config/__init__.py:480-488) reads
+// VLLM_ALL2ALL_BACKEND and allows deepep_low_latency or
+// deepep_high_throughput; v0.11.1-v0.23.0 (vllm/config/vllm.py, e.g.
+// v0.11.1:681-688) read parallel_config.all2all_backend and allow the same
+// two; v0.24.0 (vllm/config/vllm.py:1427-1440) adds nixl_ep, which
+// v0.23.0's assertion lacks.
+const srcDBO = "vllm/config/vllm.py VllmConfig.__post_init__ assertion read at the release tags (" + srcKzTags + "): " +
+	"v0.11.0 vllm/config/__init__.py:480-488 (VLLM_ALL2ALL_BACKEND in deepep_low_latency, deepep_high_throughput); " +
+	"v0.11.1-v0.23.0 vllm/config/vllm.py (parallel_config.all2all_backend, the same two); v0.24.0 vllm/config/vllm.py:1427-1440 adds nixl_ep; PR #23693 (DBO)"
 
 // srcDBOSchedule: vLLM's DBO design doc, docs/design/dbo.md (stored copies
 // at commits 0621454 and 07eff72; the release each shipped in is not
@@ -53,30 +53,24 @@ type DBORequirement struct {
 	Source   string
 }
 
-// dboHT is when the assertion accepts deepep_high_throughput. Since: the
-// 0.11.0 form reads VLLM_ALL2ALL_BACKEND and allows deepep_low_latency
-// only, so 0.11.1 (the first release with --all2all-backend) is the
-// earliest that may accept it. Confirmed: the third-party note that places
-// the two-backend assertion in 0.17.1's vllm/config/vllm.py. It was
-// recorded as "0.14.0 assumed" before, which made lint call it refused on
-// every earlier release (issue #23); 0.11.1-0.17.0 are unknown, not refused:
-// they accept it leniently (Accepts) and say it is unverified (MayAccept).
-var dboHT = Span{Since: v0111, Confirmed: v0171}
+// dboNixlEP is when the assertion accepts nixl_ep: read at v0.24.0,
+// absent at v0.23.0 (srcDBO).
+var dboNixlEP = Span{Since: v0240}
+
+// dboTagsRead is the newest release whose assertion was read at its tag;
+// later releases follow the newest form but are not verified.
+var dboTagsRead = v0240
 
 // DBORequirement returns the release's DBO precondition.
 func (r Release) DBORequirement() DBORequirement {
 	d := DBORequirement{Where: "vllm/config/vllm.py VllmConfig.__post_init__", Source: srcDBO,
-		Backends: []string{BackendDeepEPLowLatency}}
+		Backends: []string{BackendDeepEPLowLatency, BackendDeepEPHighThroughput},
+		Verified: !r.Version.Base().Less(v0110) && !dboTagsRead.Less(r.Version.Base())}
 	if f, ok := KnownFlagEver("enable-dbo"); ok {
 		d.Available = f.In(r.Version)
 	}
-	switch dboHT.In(r.Version) {
-	case Present:
-		d.Backends = append(d.Backends, BackendDeepEPHighThroughput)
-	case Maybe:
-		d.Backends = append(d.Backends, BackendDeepEPHighThroughput)
-		d.MaybeBackends = append(d.MaybeBackends, BackendDeepEPHighThroughput)
-		d.Seen = dboHT.FirstConfirmed()
+	if dboNixlEP.In(r.Version) != Absent {
+		d.Backends = append(d.Backends, BackendNixlEP)
 	}
 	return d
 }

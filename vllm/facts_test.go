@@ -70,7 +70,7 @@ func TestImageKernels(t *testing.T) {
 
 func TestDBORequirement(t *testing.T) {
 	d := rel(t, "0.11.0").DBORequirement()
-	if !d.Accepts(BackendDeepEPLowLatency) || d.Accepts(BackendDeepEPHighThroughput) || d.Accepts(BackendAllgatherReducescatter) {
+	if !d.Accepts(BackendDeepEPLowLatency) || !d.Accepts(BackendDeepEPHighThroughput) || d.Accepts(BackendAllgatherReducescatter) {
 		t.Errorf("0.11.0 DBO backends %v", d.Backends)
 	}
 	if d := rel(t, "0.17.1").DBORequirement(); !d.Accepts(BackendDeepEPHighThroughput) || d.Accepts(BackendAllgatherReducescatter) {
@@ -317,10 +317,11 @@ func TestHeadlessFactsFollowTheFlagTable(t *testing.T) {
 		refuses Presence
 		ignored Presence
 	}{
-		{"0.8.3", Absent, Absent},   // no --headless yet
-		{"0.8.4", Absent, Maybe},    // --headless may exist (first read in 0.9.0)
-		{"0.12.0", Absent, Present}, // api_server_count < 1 or headless: the count is ignored
-		{"0.15.0", Maybe, Present},  // between the 0.12.0 and 0.16.0 readings
+		{"0.8.3", Absent, Absent},    // no --headless yet
+		{"0.8.4", Absent, Maybe},     // --headless may exist (first read in 0.9.0)
+		{"0.12.0", Absent, Present},  // api_server_count < 1 or headless: the count is ignored
+		{"0.14.1", Absent, Present},  // v0.14.1 serve.py ignores the count
+		{"0.15.0", Present, Present}, // v0.15.0 serve.py:53-59 raises (qa44a F7)
 		{"0.16.0", Present, Present},
 		{"0.22.1", Present, Maybe}, // the module's behaviour is read up to 0.17.1
 	} {

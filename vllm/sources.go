@@ -25,6 +25,11 @@ const (
 	srcDist05   = "docs.vllm.ai/en/v{0.5.0.post1,0.5.1}/serving/distributed_serving (\"multi-node inferencing currently requires Ray\")"
 	srcServe090 = "docs.vllm.ai/en/v0.9.0/api/vllm/entrypoints/cli/serve (cmd: headless or run_server; no api_server_count)"
 	srcServe091 = "docs.vllm.ai/en/v{0.9.1,0.10.0,0.11.0,0.12.0}/api/vllm/entrypoints/cli/serve (api_server_count < 1 means headless)"
+	// srcASCUnset150: the unset default and the headless refusal arrive
+	// together in v0.15.0 (qa44a F7, read at the tags).
+	srcASCUnset150 = "vllm/entrypoints/openai/cli_args.py --api-server-count default=1 at v0.14.1 (d7de043d55), default=None at v0.15.0 (f176443446); " +
+		"vllm/entrypoints/cli/serve.py at v0.15.0 lines 53-59 raise ValueError(\"--api-server-count=N cannot be used with --headless\") when headless and the count > 0, " +
+		"while v0.14.1's serve.py (line 53) runs headless and ignores the count"
 	srcServe016 = "docs.vllm.ai/en/v{0.16.0,0.18.1,0.22.1}/api/vllm/entrypoints/cli/serve (headless forbids --api-server-count > 0; LB mode detection)"
 	srcPar0112  = "docs.vllm.ai/en/v0.11.2/api/vllm/config/parallel (no All2AllBackend Literal; EPLBConfig without use_async)"
 	srcPar014   = "docs.vllm.ai/en/v0.14.0/api/vllm/config/parallel (All2AllBackend Literal: naive, pplx, deepep_high_throughput, deepep_low_latency, allgather_reducescatter, flashinfer_all2allv)"

@@ -51,6 +51,7 @@ const (
 	VLHelmIgnored         diag.Code = "VL135"
 	VLDeepEPLLTokens      diag.Code = "VL136"
 	VLBlockSize           diag.Code = "VL137"
+	VLConfigKeys          diag.Code = "VL138"
 	VLSameFlags           diag.Code = "VL201"
 	VLDPSize              diag.Code = "VL202"
 	VLLocalSum            diag.Code = "VL203"
@@ -156,6 +157,7 @@ var lintEntries = []Entry{
 	{VLHelmIgnored, "helm-values-ignored", diag.Warning, "A Helm values key the chart's template does not read where it is written"},
 	{VLDeepEPLLTokens, "deepep-ll-tokens", diag.Error, "DeepEP low-latency with more --max-num-batched-tokens than NVSHMEM_QP_DEPTH allows (vLLM 0.20.0 on): DeepEP asserts at the first MoE dispatch"},
 	{VLBlockSize, "block-size-backend", diag.Error, "A --block-size the model's attention backends refuse (an error) or that vLLM replaces or moves to another backend (an info)"},
+	{VLConfigKeys, "config-keys", diag.Error, "--compilation-config (its pass_config) or --eplb-config sets a key the release's config class lacks, or a cudagraph_mode it does not name"},
 	{VLSameFlags, "same-flags", diag.Error, "Model or parallel flags differ between nodes"},
 	{VLDPSize, "dp-size", diag.Error, "Global DP size differs between nodes"},
 	{VLLocalSum, "local-sum", diag.Error, "Local DP sizes do not add up to the global DP size"},

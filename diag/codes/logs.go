@@ -45,6 +45,8 @@ const (
 	LogIterationTimeout diag.Code = "LOG195"
 	LogDeepGEMM         diag.Code = "LOG196"
 	LogRuntimeFailure   diag.Code = "LOG197"
+	LogAscendDevice     diag.Code = "LOG198"
+	LogMLAKVReshape     diag.Code = "LOG199"
 	LogNixlEngineID     diag.Code = "LOG201"
 	LogKVLeaseExpired   diag.Code = "LOG203"
 	LogNixlSideChannel  diag.Code = "LOG204"
@@ -97,6 +99,8 @@ var logEntries = []Entry{
 	{LogIterationTimeout, "log-iteration-timeout", diag.Error, "An engine step ran longer than VLLM_ENGINE_ITERATION_TIMEOUT_S and the engine gave up"},
 	{LogDeepGEMM, "log-deepgemm", diag.Error, "DeepGEMM (FP8 kernels) is missing, outdated or unsupported on this GPU, or its JIT could not build or load a kernel"},
 	{LogRuntimeFailure, "log-runtime-failure", diag.Error, "An engine failed after start-up, while serving (the log shows the server or the engine's busy loop running)"},
+	{LogAscendDevice, "log-ascend-device-error", diag.Error, "An Ascend NPU operator failed on the device (AI Core execution timeout, error 507014; torch_npu ERR00100, CANN EH9999/EZ9999)"},
+	{LogMLAKVReshape, "log-mla-kv-reshape", diag.Error, "The MLA KV cache could not be reshaped to the attention backend's layout (shape '[…, 576]' is invalid for input of size …)"},
 	{LogNixlEngineID, "log-nixl-engine-id", diag.Error, "The NIXL handshake reached another engine than the one it asked for (engine ID mismatch): the decoder pulls no KV and recomputes the prompt"},
 	{LogKVLeaseExpired, "log-kv-lease-expired", diag.Warning, "A prefill engine freed KV blocks before the decoder read them (lease or abort timeout expired)"},
 	{LogNixlSideChannel, "log-nixl-side-channel", diag.Error, "The NIXL side-channel (handshake) listener cannot bind its address or port"},

@@ -9,7 +9,8 @@ import (
 // TestDBOFollowsVLLMsAssertion: the models see DBO only where vLLM runs it
 // (vllm.Release.DBORequirement): with enable_dbo, a release that has the
 // flag, and a backend the assertion accepts — DeepEP low-latency, and
-// high-throughput from 0.14 — never pplx, FlashInfer or the gathers.
+// high-throughput (both accepted by every tag's assertion from v0.11.0,
+// qa44a F8) — never pplx, FlashInfer or the gathers.
 func TestDBOFollowsVLLMsAssertion(t *testing.T) {
 	for _, tt := range []struct {
 		version, backend string
@@ -18,7 +19,7 @@ func TestDBOFollowsVLLMsAssertion(t *testing.T) {
 		{"0.11.0", vllm.BackendDeepEPLowLatency, true, true},
 		{"0.11.0", vllm.BackendDeepEPLowLatency, false, false},
 		{"0.11.0", vllm.BackendPPLX, true, false},
-		{"0.11.0", vllm.BackendDeepEPHighThroughput, true, false},
+		{"0.11.0", vllm.BackendDeepEPHighThroughput, true, true}, // v0.11.0 vllm/config/__init__.py:480-488
 		{"0.11.0", vllm.BackendAllgatherReducescatter, true, false},
 		{"0.11.0", "", true, false},
 		{"0.14.0", vllm.BackendDeepEPHighThroughput, true, true},
