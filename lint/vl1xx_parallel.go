@@ -121,7 +121,7 @@ func checkEngineSpan(p *pass, s *server, engine int, gc gpuCount) {
 			hint = "give the container TP x PP GPUs, lower --tensor-parallel-size / --pipeline-parallel-size, or span nodes (--nnodes/--node-rank/--master-addr, or Ray)"
 		}
 		p.ReportAtSeverity(s.Inv, at, sev, hint,
-			"%s; vLLM %s refuses (%q) instead of falling back to Ray as older releases did%s", what, s.Rel, vllm.ExecutorTooSmallMessage, unstatedSuffix(s))
+			"%s; vLLM %s refuses (%q) instead of falling back to Ray as older releases did%s", what, s.Rel, s.Rel.ExecutorTooSmall(), unstatedSuffix(s))
 	}
 }
 

@@ -51,6 +51,22 @@ var worldSize = func() *regexp.Regexp {
 	return regexp.MustCompile(q)
 }()
 
+// tensorSize is vllm.ExecutorTooSmallMessage0111, the figures captured.
+var tensorSize = func() *regexp.Regexp {
+	msg := vllm.ExecutorTooSmallMessage0111
+	msg = msg[:strings.Index(msg, "(Y)")+len("(Y)")]
+	q := strings.NewReplacer(`\(X\)`, `\((\d+)\)`, `\(Y\)`, `\((\d+)\)`).Replace(regexp.QuoteMeta(msg))
+	return regexp.MustCompile(q)
+}()
+
+// worldSizeFail reports the refusal of an engine larger than the node
+// (either wording: m[1] the engine's size, m[2] the node's GPUs).
+func worldSizeFail(c *ctx, m [][]byte) {
+	c.noted = true
+	c.fail(CodeWorldSize, fmt.Sprintf("one engine's world size (tensor × pipeline parallel) is %s but vLLM sees %s GPU(s) on this node: the parallel configuration was refused before any engine started", m[1], m[2]),
+		fmt.Sprintf("vLLM saw %s GPU(s) where the engine needs %s.", m[2], m[1]))
+}
+
 func configFailureRules() []rule {
 	head := r(one("ValidationError"), `ValidationError\b`, func(c *ctx, _ [][]byte) {
 		if c.l.indent {
@@ -84,11 +100,10 @@ func configFailureRules() []rule {
 		n.p.exc.text = clip(text+": Value error, "+reason, 400)
 		c.f.pydantic = nil
 	})
-	world := r(one("is larger than the number of available GPUs"), worldSize.String(), func(c *ctx, m [][]byte) {
-		c.noted = true
-		c.fail(CodeWorldSize, fmt.Sprintf("one engine's world size (tensor × pipeline parallel) is %s but vLLM sees %s GPU(s) on this node: the parallel configuration was refused before any engine started", m[1], m[2]),
-			fmt.Sprintf("vLLM saw %s GPU(s) where the engine needs %s.", m[2], m[1]))
-	})
+	world := r(one("is larger than the number of available GPUs"), worldSize.String(), worldSizeFail)
+	// 0.11.1-0.12.x word the same refusal otherwise
+	// (vllm.ExecutorTooSmallMessage0111).
+	tpSize := r(one("cannot be larger than the number of available GPUs"), tensorSize.String(), worldSizeFail)
 	// vllm/model_executor/models/registry.py (_raise_for_unsupported, as
 	// vLLM's troubleshooting docs quote it):
 	// "Model architectures ['HunyuanImage3ForCausalMM'] are not supported
@@ -107,7 +122,7 @@ func configFailureRules() []rule {
 		c.noted = true
 		c.fail(CodeTransformersType, fmt.Sprintf("the installed transformers does not know the checkpoint's model type %q: vLLM could not read its config.json", clip(string(m[1]), 80)), "")
 	})
-	return []rule{head, count, value, world, arch, mtype}
+	return []rule{head, count, value, world, tpSize, arch, mtype}
 }
 
 // archNames reads the Python list's names ("'A', 'B'").

@@ -48,8 +48,8 @@ var envTable = []EnvVar{
 		Choices: []string{"skip", "full", "relax"}, Default: "relax",
 		Doc:    "DeepGEMM kernel warm-up after the KV cache is sized: relax (heuristic GEMM shapes), full (every shape) or skip",
 		Source: "PR #25619 (vllm/envs.py: env_with_choices(\"VLLM_DEEP_GEMM_WARMUP\", \"relax\", [\"skip\", \"full\", \"relax\"]), replacing VLLM_SKIP_DEEP_GEMM_WARMUP); docs.vllm.ai/en/v0.10.2 and v0.11.2 api/vllm/model_executor/warmup/deep_gemm_warmup (absent, read); 0.11.1 unverified; " + srcFADeepGEMMWarmup},
-	{Name: "VLLM_HOST_IP", Owner: "vllm", Span: Span{Since: vPre, Confirmed: v090},
-		Doc: "IP this node advertises to the distributed runtime", Source: srcEnvs + "; " + srcUnknown},
+	{Name: "VLLM_HOST_IP", Owner: "vllm", Span: Span{Since: vPre}, Verified: true,
+		Doc: "IP this node advertises to the distributed runtime", Source: srcEnvs + "; in vllm/envs.py at v0.4.2 (first tag with it; absent at v0.4.1), v0.5.0, v0.6.0 and v0.8.5 (qa44b F11)"},
 	{Name: "VLLM_PORT", Owner: "vllm", Span: Span{Since: vPre, Confirmed: v090},
 		Doc: "base port for internal communication; must not look like a URI (Kubernetes service injection)", Source: srcEnvs + "; " + srcUnknown},
 	{Name: "VLLM_MOE_DP_CHUNK_SIZE", Owner: "vllm", Span: Span{Since: v091, Confirmed: v0110, Removed: v0200}, Default: "256",
@@ -82,8 +82,8 @@ var envTable = []EnvVar{
 		Source: srcEnvs + "; listed in " + srcEnvPages + " for 0.9.0.1; issue #12543 (0.7.0 image sets it); deprecation warning seen in 0.14.1 (EuroEval/EuroEval #1488: 'will be removed in v0.14.0 or v1.0.0'); " +
 			srcAttnEnvGone + "; backend names vary by release, so values are not checked"},
 	{Name: "VLLM_LOGGING_LEVEL", Owner: "vllm", Span: Span{Since: vPre, Confirmed: v090}, Default: "INFO", Doc: "vLLM log level", Source: srcEnvs + "; " + srcUnknown},
-	{Name: "VLLM_API_KEY", Owner: "vllm", Span: Span{Since: vPre, Confirmed: v090}, Secret: true, Doc: "API key the server requires",
-		Source: srcEnvPages + " (0.9.0.1 to 0.16.0); earlier releases not read"},
+	{Name: "VLLM_API_KEY", Owner: "vllm", Span: Span{Since: vPre}, Verified: true, Secret: true, Doc: "API key the server requires",
+		Source: srcEnvPages + " (0.9.0.1 to 0.16.0); vllm/entrypoints/openai/api_server.py at v0.3.0 (first tag with it; absent at v0.2.7), vllm/envs.py from v0.4.2 to v0.8.5 (qa44b F11)"},
 
 	{Name: "GLOO_SOCKET_IFNAME", Owner: "gloo", Doc: "interface for Gloo (CPU groups, DP coordination)", Verified: true, Source: srcEPDocs},
 	{Name: "NCCL_SOCKET_IFNAME", Owner: "nccl", Doc: "NCCL bootstrap/socket interface (prefix list; ^ excludes, = matches exactly)", Verified: true,

@@ -88,7 +88,7 @@ func TestExecutorRule(t *testing.T) {
 	if e := rel(t, "0.11.0").ExecutorRule(); !e.CUDAFallsBackToRay {
 		t.Errorf("0.11.0 falls back to Ray: %+v", e)
 	}
-	if e := rel(t, "0.11.1").ExecutorRule(); e.CUDAFallsBackToRay || e.NNodes != Maybe {
+	if e := rel(t, "0.11.1").ExecutorRule(); e.CUDAFallsBackToRay || e.NNodes != Present {
 		t.Errorf("0.11.1 refuses: %+v", e)
 	}
 	if e := rel(t, "0.12.0").ExecutorRule(); e.NNodes != Present {

@@ -33,7 +33,7 @@ func TestFlagSpan(t *testing.T) {
 		{"enable-dbo", "0.11.0", "0.0.0", "0.0.0"},
 		{"enable-expert-parallel", "0.8.0", "0.8.3", "0.0.0"},
 		{"additional-config", "0.7.3", "0.0.0", "0.0.0"},
-		{"nnodes", "0.11.1", "0.12.0", "0.0.0"},
+		{"nnodes", "0.11.1", "0.0.0", "0.0.0"},
 		{"num-redundant-experts", "0.9.1", "0.0.0", "0.12.0"},
 		{"kv-cache-dtype", vPre.String(), "0.0.0", "0.0.0"},
 	} {

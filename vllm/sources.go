@@ -57,4 +57,4 @@ const (
 // 2025-08-26; the error newer releases raise when TP x PP exceeds a node
 // names --nnodes; vllm-facts.md (secondary) saw the flags in 0.12-era docs.
 const srcNnodes = "PR #23691 (opened 2025-08-26); 'set --nnodes appropriately' in the executor-selection error of the stored vllm/config/parallel.py; " +
-	"present in 0.12-era docs per vllm-facts.md (secondary); 0.11.1 possible, unverified"
+	"present in 0.12-era docs per vllm-facts.md (secondary); read at the v0.11.1 tag: vllm/engine/arg_utils.py add_argument(\"--master-addr\", \"--master-port\", \"--nnodes\"/-n, \"--node-rank\"/-r), absent at v0.11.0"
