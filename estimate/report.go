@@ -111,6 +111,7 @@ func Check(in *Input) Report {
 	r.Alternatives = memory.Alternatives(in, &r.Memory)
 	r.Notes = memory.Notes(in, &r.Memory, r.Alternatives)
 	r.Findings = memory.Findings(in, &r.Memory)
+	memory.AddMinLayout(in, r.Findings)
 	r.Feasible = !r.Findings.HasErrors()
 	return r
 }

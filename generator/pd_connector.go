@@ -3,9 +3,7 @@ package generator
 import (
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/resolve"
@@ -36,28 +34,18 @@ func pdBundleFor(r *resolve.Deployment, runtime string) (vllm.PDBundle, diag.Dia
 // for a pool (every key optional: vllm.srcMooncakeNeeds):
 // mooncake_protocol "rdma" on InfiniBand and RoCE, "tcp" on Ethernet
 // (the spec's hardware.network.inter_node.kind; vLLM's default is rdma,
-// which fails without an RDMA NIC), and device_name, the RDMA devices
-// every node of the pool lists in hardware.nodes[].rdma_devices ("" or
-// nodes that differ: left out, Mooncake then discovers every device).
-func mooncakeExtraConfig(fabric string, nodes []spec.Node) map[string]string {
+// which fails without an RDMA NIC). No device_name: the connector never
+// reads one — it calls engine.initialize(hostname, "P2PHANDSHAKE",
+// protocol, "") at v0.14.0, v0.16.0, v0.18.0, v0.20.0, v0.22.1 and v0.24.0
+// (mooncake_connector.py), and Mooncake discovers every RDMA device for an
+// empty name; writing the spec's rdma_devices there made the user believe
+// the NICs were pinned (qa44b F10). The README says so.
+func mooncakeExtraConfig(fabric string, _ []spec.Node) map[string]string {
 	proto := "tcp"
 	if fabric == "infiniband" || fabric == "roce" {
 		proto = "rdma"
 	}
-	extra := map[string]string{"mooncake_protocol": proto}
-	if proto != "rdma" || len(nodes) == 0 {
-		return extra
-	}
-	devs := nodes[0].RDMADevices
-	for _, n := range nodes[1:] {
-		if !slices.Equal(n.RDMADevices, devs) {
-			return extra
-		}
-	}
-	if len(devs) > 0 {
-		extra["device_name"] = strings.Join(devs, ",")
-	}
-	return extra
+	return map[string]string{"mooncake_protocol": proto}
 }
 
 // connectorKVTransferConfig is the pool's --kv-transfer-config: resolve's

@@ -176,11 +176,14 @@ type PDFigures struct {
 	PrefillUtilization float64 `json:"prefill_utilization"`
 	DecodeUtilization  float64 `json:"decode_utilization"`
 	// TTFT's mean by part: the prefill queue, the prefill, the KV
-	// transfer, the decode pool's first step (its admission wait
-	// included), and the rest (router hops, API servers).
+	// transfer, the decode pool's admission queue (the wait for a slot and
+	// KV blocks there: a queue, not a step — qa44b F15 read 897 s of it as
+	// "D first step"), the decode step that emits the first token, and
+	// the rest (router hops, API servers).
 	PrefillQueueS float64 `json:"prefill_queue_s"`
 	PrefillS      float64 `json:"prefill_s"`
 	TransferS     float64 `json:"transfer_s"`
+	DecodeAdmitS  float64 `json:"decode_admission_s"`
 	FirstDecodeS  float64 `json:"first_decode_step_s"`
 	OtherS        float64 `json:"other_s"`
 	// TransferMB is one request's KV pulled over the link.

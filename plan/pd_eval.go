@@ -215,7 +215,7 @@ func simulatePD(e *evaluated, seed uint64, slots []sloSlot) {
 		f := figuresOfBound(p)
 		t := sc.TTFTParts
 		f.Binding, f.PrefillUtilization, f.DecodeUtilization = sc.Binding, sc.PrefillUtilization, sc.DecodeUtilization
-		f.PrefillQueueS, f.PrefillS, f.TransferS, f.FirstDecodeS = t.PrefillQueueS, t.PrefillS, t.TransferS, t.DecodeAdmitS+t.FirstDecodeS
+		f.PrefillQueueS, f.PrefillS, f.TransferS, f.DecodeAdmitS, f.FirstDecodeS = t.PrefillQueueS, t.PrefillS, t.TransferS, t.DecodeAdmitS, t.FirstDecodeS
 		f.OtherS = t.RouterS + t.FrontendS
 		f.TransferMB, f.LeaseFits = sc.Transfer.WireBytes/1e6, sc.Lease.Fits
 		e.PD = f

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"html/template"
+	"math"
 	"slices"
 
 	"github.com/vlaunch/vlaunch/estimate"
@@ -121,7 +122,7 @@ func memorySection(r *estimate.Report) detailSection {
 	for _, o := range m.NonTorch {
 		row(nbsp+o.Name, o.GiB, "", "", o.Formula)
 	}
-	row("= KV cache", p.KVCacheGiB, "", "", "")
+	row(kvRowLabel(p.KVCacheGiB), math.Abs(p.KVCacheGiB), "", "", "")
 	if p.CUDAGraphGiB > 0 {
 		t.After = append(t.After, fmt.Sprintf("outside the budget: CUDA graphs ≈%.2f GiB, headroom (1 − utilization) × device = %.2f GiB", p.CUDAGraphGiB, p.HeadroomGiB))
 	}
@@ -167,7 +168,7 @@ func weightsFormatsSection(r *estimate.Report) *detailSection {
 	t := detailTable{Caption: "The checkpoint as shipped and converted", Head: []string{"weights", "source", "weights GiB", "KV GiB", "KV tokens/rank", fmt.Sprintf("sessions of %d tokens/rank", r.Memory.Capacity.SessionTokens), "verdict"},
 		Left: []int{1}}
 	for _, a := range r.Alternatives {
-		t.Rows = append(t.Rows, []string{a.WeightsDType, altSource(a), fmt.Sprintf("%.2f", a.WeightsGiB), fmt.Sprintf("%.2f", a.KVCacheGiB),
+		t.Rows = append(t.Rows, []string{a.WeightsDType, altSource(a), fmt.Sprintf("%.2f", a.WeightsGiB), kvGiBText(a.KVCacheGiB, "%.2f"),
 			textfmt.Thousands(a.KVTokensPerRank), fmt.Sprint(a.MaxSeqsPerRank), fitWord(a.Fits)})
 	}
 	return &detailSection{Title: "Weights formats", Tables: []detailTable{t}}

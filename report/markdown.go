@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"math"
 
 	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/estimate"
@@ -37,7 +38,7 @@ func WriteMarkdown(w io.Writer, r *estimate.Report) {
 	for _, t := range m.NonTorch {
 		mdRow(w, "&nbsp;&nbsp;"+t.Name, t.GiB, t.Formula)
 	}
-	mdRow(w, "**= KV cache**", p.KVCacheGiB, "")
+	mdRow(w, "**"+kvRowLabel(p.KVCacheGiB)+"**", math.Abs(p.KVCacheGiB), "")
 	if p.CUDAGraphGiB > 0 {
 		fmt.Fprintf(w, "\nOutside the budget: CUDA graphs ≈%.2f GiB; headroom (1 − utilization) × device = %.2f GiB.\n", p.CUDAGraphGiB, p.HeadroomGiB)
 	}
@@ -89,8 +90,8 @@ func writeCapacityMarkdown(w io.Writer, r *estimate.Report) {
 	fmt.Fprintf(w, "\n### Weights formats\n\n| weights | source | weights GiB | KV GiB | KV tokens/rank | sessions of %d tokens/rank | verdict |\n|---|---|---:|---:|---:|---:|---|\n",
 		r.Memory.Capacity.SessionTokens)
 	for _, a := range r.Alternatives {
-		fmt.Fprintf(w, "| %s | %s | %.2f | %.2f | %s | %d | %s |\n", a.WeightsDType, altSource(a),
-			a.WeightsGiB, a.KVCacheGiB, textfmt.Thousands(a.KVTokensPerRank), a.MaxSeqsPerRank, fitWord(a.Fits))
+		fmt.Fprintf(w, "| %s | %s | %.2f | %s | %s | %d | %s |\n", a.WeightsDType, altSource(a),
+			a.WeightsGiB, kvGiBText(a.KVCacheGiB, "%.2f"), textfmt.Thousands(a.KVTokensPerRank), a.MaxSeqsPerRank, fitWord(a.Fits))
 	}
 }
 

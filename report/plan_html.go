@@ -45,7 +45,7 @@ var planTmpl = template.Must(template.New("plan").Parse(`
 {{range .PD}}<p class="settings">{{.}}</p>
 {{end}}{{range .Refused}}<p class="settings">{{.}}</p>
 {{end}}<table>
-<tr><th>#</th><th>kind</th><th>candidate</th><th>SLOs met</th><th>output tokens/s</th><th>per GPU</th><th>TPOT</th><th>KV GiB/GPU</th><th>bound by</th><th>TTFT mean: P queue + prefill + KV transfer + D first step</th><th>verdicts</th></tr>
+<tr><th>#</th><th>kind</th><th>candidate</th><th>SLOs met</th><th>output tokens/s</th><th>per GPU</th><th>TPOT</th><th>KV GiB/GPU</th><th>bound by</th><th>TTFT mean: P queue + prefill step(s) + KV transfer + D admission queue + D first step</th><th>verdicts</th></tr>
 {{range .Rows}}<tr{{if .Own}} class="own"{{end}}><td>{{.Rank}}</td><td>{{.Kind}}</td><td class="left">{{.Name}}{{if .Own}} (the spec's own){{end}}</td><td>{{.Met}}</td><td>{{.Tok}}</td><td>{{.PerGPU}}</td><td>{{.TPOT}}</td><td>{{.KV}}</td><td>{{.Binding}}</td><td>{{.TTFTParts}}</td><td class="left">{{range .Verdicts}}<span class="{{.Class}}"><span class="verdict" title="{{.Headline}}">{{.Word}}</span></span> {{end}}</td></tr>
 {{end}}</table>
 {{range .Alike}}<p class="settings">{{.}}</p>

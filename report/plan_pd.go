@@ -11,7 +11,8 @@ import (
 // pdFiguresLine is a P/D candidate's own figures in one line ("" for a
 // colocated one): each pool's GPUs, backend and load, what binds, and the
 // mean TTFT by part — the prefill queue, the prefill, the KV transfer, the
-// decode pool's first step (its admission wait in it) and the rest.
+// decode pool's admission queue, its first step and the rest, each queue
+// named a queue (qa44b F15: a 897 s admission wait read "D first step").
 func pdFiguresLine(c plan.Candidate) string {
 	f := c.PD
 	if f == nil || !c.Fits {
@@ -28,9 +29,9 @@ func pdFiguresLine(c plan.Candidate) string {
 	if !c.Simulated {
 		src = "floors of the bound"
 	}
-	return fmt.Sprintf("P/D: prefill %s · decode %s · bound by the %s · TTFT mean (%s) = P queue %s + prefill %s + KV transfer %s + D first step %s + router and API servers %s%s",
+	return fmt.Sprintf("P/D: prefill %s · decode %s · bound by the %s · TTFT mean (%s) = P queue %s + prefill step(s) %s + KV transfer %s + D admission queue %s + D first step %s + router and API servers %s%s",
 		pool(f.PrefillGPUs, f.PrefillAll2All, f.PrefillUtilization), pool(f.DecodeGPUs, f.DecodeAll2All, f.DecodeUtilization), f.Binding, src,
-		textfmt.Seconds(f.PrefillQueueS), textfmt.Seconds(f.PrefillS), textfmt.Seconds(f.TransferS), textfmt.Seconds(f.FirstDecodeS), textfmt.Seconds(f.OtherS), leaseWords(f))
+		textfmt.Seconds(f.PrefillQueueS), textfmt.Seconds(f.PrefillS), textfmt.Seconds(f.TransferS), textfmt.Seconds(f.DecodeAdmitS), textfmt.Seconds(f.FirstDecodeS), textfmt.Seconds(f.OtherS), leaseWords(f))
 }
 
 // ttftPartsCell is the table cell of a candidate's TTFT parts.
@@ -39,7 +40,7 @@ func ttftPartsCell(c plan.Candidate) string {
 	if f == nil || !c.Fits {
 		return "–"
 	}
-	return fmt.Sprintf("%s + %s + %s + %s", textfmt.Seconds(f.PrefillQueueS), textfmt.Seconds(f.PrefillS), textfmt.Seconds(f.TransferS), textfmt.Seconds(f.FirstDecodeS))
+	return fmt.Sprintf("%s + %s + %s + %s + %s", textfmt.Seconds(f.PrefillQueueS), textfmt.Seconds(f.PrefillS), textfmt.Seconds(f.TransferS), textfmt.Seconds(f.DecodeAdmitS), textfmt.Seconds(f.FirstDecodeS))
 }
 
 func leaseWords(f *plan.PDFigures) string {

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"math"
 
 	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/estimate"
@@ -85,7 +86,7 @@ func writeBudgetText(w io.Writer, r *estimate.Report) {
 	for _, t := range m.NonTorch {
 		fmt.Fprintf(w, "      %-28s %10.2f  %s\n", truncate(t.Name, 28), t.GiB, t.Formula)
 	}
-	row("= KV cache", p.KVCacheGiB, "")
+	row(kvRowLabel(p.KVCacheGiB), math.Abs(p.KVCacheGiB), "")
 	if p.CUDAGraphGiB > 0 {
 		fmt.Fprintf(w, "  outside the budget: CUDA graphs ≈%.2f GiB, headroom (1 − utilization) × device = %.2f GiB\n", p.CUDAGraphGiB, p.HeadroomGiB)
 	}
@@ -124,8 +125,8 @@ func writeAlternativesText(w io.Writer, r *estimate.Report) {
 	// 463 beside "max concurrency at max_model_len 32768: 70.91".
 	fmt.Fprintf(w, "\nWeights formats (sessions of %d tokens)\n", r.Memory.Capacity.SessionTokens)
 	for _, a := range r.Alternatives {
-		fmt.Fprintf(w, "  %-5s %-26s weights %6.2f GiB  KV %6.2f GiB  %s tokens/rank  %d sessions/rank  %s\n",
-			a.WeightsDType, "("+altSource(a)+")", a.WeightsGiB, a.KVCacheGiB, textfmt.Thousands(a.KVTokensPerRank), a.MaxSeqsPerRank, fitWord(a.Fits))
+		fmt.Fprintf(w, "  %-5s %-26s weights %6.2f GiB  KV %s  %s tokens/rank  %d sessions/rank  %s\n",
+			a.WeightsDType, "("+altSource(a)+")", a.WeightsGiB, kvGiBText(a.KVCacheGiB, "%6.2f GiB"), textfmt.Thousands(a.KVTokensPerRank), a.MaxSeqsPerRank, fitWord(a.Fits))
 	}
 }
 

@@ -48,10 +48,10 @@ func (d *Deployment) resolveEngine(e EngineSettings) error {
 			"vLLM's default is 0.9 (0.92 in newer releases)")
 	}
 	d.resolveLengths(e)
+	eng.All2AllAsked, eng.Env = e.All2All, e.Env // the ROCm MLA backend reads vllm.env
 	if err := d.resolveBlockSize(e.BlockSize); err != nil {
 		return err
 	}
-	eng.All2AllAsked, eng.Env = e.All2All, e.Env
 	if e.APIServerCount != nil {
 		eng.APIServersAsked = *e.APIServerCount
 	}
@@ -234,6 +234,11 @@ func (d *Deployment) resolveMLABlockSize(b *int) error {
 	sparse := d.Model.IsSparseAttention()
 	backend, _ := d.Release.MLABackend(sm, fp8KV, sparse)
 	d.Engine.MLABackend = backend
+	if d.GPU != nil && d.GPU.Vendor == "amd" && !sparse {
+		if err, ok := d.resolveROCmMLABlock(b); ok {
+			return err
+		}
+	}
 	if b != nil && *b > 0 {
 		return d.resolveMLAUserBlock(d.Release.MLAUserBlockSize(backend, sparse, sm, fp8KV, *b))
 	}
@@ -243,6 +248,40 @@ func (d *Deployment) resolveMLABlockSize(b *int) error {
 	}
 	d.Engine.BlockSize = set(DefaultBlockSize, SourceRelease, "the "+backend+" backend keeps vLLM's default")
 	return nil
+}
+
+// resolveROCmMLABlock is resolveMLABlockSize on an AMD GPU, whose MLA
+// backend follows AITER in vllm.env (vllm.Release.ROCmMLABlock); ok is
+// false for a release whose ROCm rule was not read.
+func (d *Deployment) resolveROCmMLABlock(b *int) (err error, ok bool) {
+	n := 0
+	if b != nil && *b > 0 {
+		n = *b
+	}
+	aiter := vllm.ROCmAiterMLAOn(d.Engine.Env)
+	u, ok := d.Release.ROCmMLABlock(aiter, n)
+	if !ok {
+		return nil, false
+	}
+	refused := u.Action == vllm.UserBlockRefused && !u.Unread
+	switch {
+	case refused && n > 0:
+		return fieldErr("vllm.block_size", fmt.Sprintf("block_size %d cannot serve %s: %s", n, d.Model.ID, u.Why),
+			"leave block_size unset (16), or set VLLM_ROCM_USE_AITER: \"1\" in vllm.env for ROCM_AITER_MLA"), true
+	case refused:
+		return fieldErr("vllm.env", fmt.Sprintf("%s cannot start with AITER on and vLLM's default block size: %s", d.Model.ID, u.Why),
+			"set vllm.block_size: 1 (AMD's recipe for this release), or VLLM_ROCM_USE_AITER_MLA: \"0\" for TRITON_MLA"), true
+	}
+	d.Engine.MLABackend = u.Backend
+	if n > 0 {
+		d.Engine.BlockSize = set(n, SourceSpec, "")
+		if u.Unread {
+			d.Engine.UserBlock = &u
+		}
+		return nil, true
+	}
+	d.Engine.BlockSize = set(DefaultBlockSize, SourceRelease, "the "+u.Backend+" backend keeps vLLM's default")
+	return nil, true
 }
 
 // resolveMLAUserBlock applies the release's answer to the spec's

@@ -67,12 +67,12 @@ const srcNixlPushParams = "vllm-project/vllm@0316d25ab528 vllm/distributed/kv_tr
 
 // srcMooncakeNeeds: what MooncakeConnector reads to start (from 0.16.0).
 const srcMooncakeNeeds = "vllm-project/vllm@00f4240ee645 docs/features/mooncake_connector_usage.md: kv_connector_extra_config " +
-	"keys all optional (num_workers 10, mooncake_protocol \"rdma\", device_name \"\" = every RDMA device, bootstrap_server_address " +
+	"keys all optional (num_workers 10, mooncake_protocol \"rdma\", bootstrap_server_address " +
 	"unset = the embedded server); VLLM_MOONCAKE_BOOTSTRAP_PORT default 8998, prefill only, the same on an instance's headless " +
 	"nodes, unique per instance on a host; mooncake_connector.py imports mooncake.engine.TransferEngine " +
 	"(pip mooncake-transfer-engine, -cuda13 on CUDA 13); mooncake_utils.py MooncakeBootstrapServer serves POST /register " +
 	"and GET /query on the prefill instance's global rank 0, the workers' addresses from get_ip() (VLLM_HOST_IP); " +
-	"MooncakeConnectorWorker (stored versions) initializes TransferEngine(hostname, \"P2PHANDSHAKE\", protocol, device_name), takes " +
+	"MooncakeConnectorWorker initializes TransferEngine(hostname, \"P2PHANDSHAKE\", protocol, \"\") at tags v0.14.0-v0.24.0 (no device name: Mooncake discovers every RDMA device; v0.24.0's docs list only num_workers and mooncake_protocol), takes " +
 	"the engine's own rpc_port and binds its ZMQ side channel on port 0 in register_kv_caches: OS-chosen ports, none to configure"
 
 // srcMooncakeRouter: vllm-router's Mooncake mode.

@@ -1,6 +1,9 @@
 package vllm
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // What a release does with a --block-size the user gives an MLA model
 // (DeepSeek-V2/V3/R1, Kimi-K2; with DeepSeek sparse attention: DeepSeek-V3.2,
@@ -278,4 +281,89 @@ func (r Release) sparseUnsetBlockSize(backend string) (int, bool, string) {
 		why += "; vLLM " + v.String() + " not read"
 	}
 	return 64, true, why
+}
+
+// MLAROCmAiter is vLLM's AITER MLA backend on AMD GPUs.
+const MLAROCmAiter = "ROCM_AITER_MLA"
+
+// srcROCmMLA: the MLA backend and block size rule on ROCm, read at the tags
+// (kzwrime/vllm snapshot).
+const srcROCmMLA = "vllm/platforms/rocm.py get_attn_backend_cls at tags v0.8.5-v0.17.1 (ROCM_AITER_MLA when is_aiter_mla_enabled() or block_size == 1, else TRITON_MLA, which raises for block size 1; " +
+	"ROCM_AITER_MLA raises \"does not support block size N.(currently only supports block size 1)\" for N != 1 up to v0.11.0, no block check from v0.11.1; v0.8.0-v0.8.4 TRITON_MLA only) " +
+	"and _get_backend_priorities from v0.18.0 (AITER MLA on: ROCM_AITER_MLA, TRITON_MLA, ROCM_AITER_TRITON_MLA; off: TRITON_MLA; v0.18.0 selects with block_size=None, v0.19.0-v0.24.0 with the user's); " +
+	"vllm/v1/attention/backends/mla/rocm_aiter_mla.py (builder asserts block_size == 1 v0.9.0-v0.11.0; get_supported_kernel_block_sizes [1] v0.12.0-v0.19.x, [MultipleOf(1)] v0.20.0-v0.24.0), triton_mla.py [MultipleOf(16)], " +
+	"vllm/v1/worker/utils.py select_common_block_size (\"No common block size for N.\"); vllm/envs.py VLLM_ROCM_USE_AITER default \"False\", VLLM_ROCM_USE_AITER_MLA default \"True\" (true or 1, any case)"
+
+// ROCmAiterMLAOn reports whether vllm.env turns vLLM's AITER MLA on
+// (is_aiter_mla_enabled / rocm_aiter_ops.is_mla_enabled):
+// VLLM_ROCM_USE_AITER true and VLLM_ROCM_USE_AITER_MLA not false (its
+// default is True), each read as os.getenv(...).lower() in ("true", "1").
+func ROCmAiterMLAOn(env map[string]string) bool {
+	truthy := func(s string) bool {
+		s = strings.ToLower(s)
+		return s == "true" || s == "1"
+	}
+	mla, set := env["VLLM_ROCM_USE_AITER_MLA"]
+	return truthy(env["VLLM_ROCM_USE_AITER"]) && (!set || truthy(mla))
+}
+
+// rocmMLAReadFrom is the first release whose ROCm MLA selection reads AITER
+// (0.8.0-0.8.4 run TRITON_MLA for every MLA model).
+var rocmMLAReadFrom = v085
+
+// ROCmMLABlock is what release r does on an AMD GPU with a dense MLA model
+// (DeepSeek-V2/V3/R1, Kimi-K2) and --block-size n (0: not given, vLLM's 16
+// on ROCm), with AITER MLA on or off (ROCmAiterMLAOn). ok is false before
+// 0.8.5, where ROCm runs TRITON_MLA whatever the size (MLAUserBlockSize's
+// answer holds). Releases after 0.24.0 take 0.24.0's rule, Unread set.
+//
+//   - 0.8.5-0.11.0: ROCM_AITER_MLA when AITER MLA is on or n is 1, and it
+//     takes only 1 (any other size, the default 16 included, raises);
+//     otherwise TRITON_MLA.
+//   - 0.11.1-0.17.x: the same choice; ROCM_AITER_MLA takes any size
+//     (kernel block 1).
+//   - 0.18.0: AITER MLA on runs ROCM_AITER_MLA at any size; off runs
+//     TRITON_MLA, chosen without the size, so a size 16 does not divide
+//     stops at KV cache initialisation ("No common block size for N.").
+//   - 0.19.0-0.24.0: AITER MLA on runs ROCM_AITER_MLA at any size; off
+//     leaves only TRITON_MLA, and a size 16 does not divide raises "No
+//     valid attention backend found for rocm".
+func (r Release) ROCmMLABlock(aiter bool, n int) (u UserBlock, ok bool) {
+	v := r.Version
+	if !v.AtLeast(rocmMLAReadFrom) {
+		return UserBlock{}, false
+	}
+	unread := v.AtLeast(mlaUserBlockUnreadFrom)
+	if unread {
+		v = v0240
+	}
+	size := n
+	if size <= 0 {
+		size = 16
+	}
+	u = UserBlock{Given: n, Runs: size, Backend: MLATriton, Source: srcROCmMLA, Unread: unread}
+	useAiter := aiter || (size == 1 && !v.AtLeast(v0180))
+	switch {
+	case useAiter && size != 1 && !v.AtLeast(v0111):
+		u.Action, u.Runs, u.Backend = UserBlockRefused, 0, ""
+		u.Why = fmt.Sprintf("with AITER MLA on, vLLM %s runs ROCM_AITER_MLA, which takes only 1-token blocks: it stops with \"The selected backend, ROCM_AITER_MLA,does not support block size %d.(currently only supports block size 1)\"", v, size)
+	case useAiter:
+		u.Backend = MLAROCmAiter
+		u.Why = fmt.Sprintf("vLLM %s runs %d-token blocks on ROCM_AITER_MLA (kernel block 1)", v, size)
+		if !aiter {
+			u.Why += ", which it picks for block size 1 even with AITER off"
+		}
+	case size%16 != 0 && v.AtLeast(v0190):
+		u.Action, u.Runs, u.Backend = UserBlockRefused, 0, ""
+		u.Why = fmt.Sprintf("with AITER MLA off only TRITON_MLA is left, which takes multiples of 16: vLLM %s stops while building the model with \"No valid attention backend found for rocm\"; VLLM_ROCM_USE_AITER=1 runs ROCM_AITER_MLA, which takes any size", v)
+	case size%16 != 0 && v.AtLeast(v0180):
+		u.Action, u.Runs, u.Backend = UserBlockRefused, 0, ""
+		u.Why = fmt.Sprintf("with AITER MLA off vLLM %s runs TRITON_MLA (multiples of 16) and stops at KV cache initialisation with \"No common block size for %d.\"; VLLM_ROCM_USE_AITER=1 runs ROCM_AITER_MLA, which takes any size", v, size)
+	default:
+		u.Why = fmt.Sprintf("vLLM %s runs %d-token blocks on TRITON_MLA (AITER MLA off)", v, size)
+	}
+	if unread {
+		u.Why = fmt.Sprintf("vLLM %s's handling was not read; as read at 0.24.0, %s", r.Version, u.Why)
+	}
+	return u, true
 }

@@ -30,8 +30,8 @@ func Findings(in *input.Input, m *Report) diag.Diagnostics {
 	switch {
 	case p.KVCacheGiB <= 0 || m.NumBlocks == 0:
 		add(CodeNoKVMemory, diag.Error, "model.weights",
-			fmt.Sprintf("No available memory for the cache blocks: %.2f GiB usable − %.2f weights − %.2f activation − %.2f other = %.2f GiB per GPU (vLLM fails at start-up)",
-				p.UsableGiB, p.WeightsGiB, p.ActivationGiB, p.OtherGiB, p.KVCacheGiB), shrinkHint(in))
+			fmt.Sprintf("No available memory for the cache blocks: %.2f GiB usable − %.2f weights − %.2f activation − %.2f other leaves none, short by %.2f GiB per GPU (vLLM fails at start-up)",
+				p.UsableGiB, p.WeightsGiB, p.ActivationGiB, p.OtherGiB, max(0, -p.KVCacheGiB)), noKVHint(in, p))
 	case !c.OneSequenceFits:
 		add(CodeSeqTooLong, diag.Error, "workload.max_model_len",
 			fmt.Sprintf("To serve at least one request with the model's max seq len (%d), %.2f GiB KV cache is needed, which is larger than the available KV cache memory (%.2f GiB). Based on the available memory, the estimated maximum model length is %d (vLLM refuses to start)",
@@ -103,6 +103,29 @@ func advisoryFindings(in *input.Input, m *Report) diag.Diagnostics {
 			Hint:    "lower max_model_len, or set VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 if the model really supports it"})
 	}
 	return ds
+}
+
+// noKVHint is EST101's hint: only the levers that can close a shortfall
+// of −KVCacheGiB per GPU. An FP8 KV cache frees nothing when there is no
+// KV cache; a higher gpu_memory_utilization (to 0.95) and FP8 weights
+// (at most half the weights) are offered when they could close it; more
+// GPUs always (check appends how many, MinLayoutHint). qa44b F13:
+// Llama-405B BF16 on 4 × L4, 171 GiB short per GPU, was offered both.
+func noKVHint(in *input.Input, p PerGPU) string {
+	short := -p.KVCacheGiB
+	var levers []string
+	if (in.WeightsDType == "bf16" || in.WeightsDType == "fp16") && p.WeightsGiB/2 >= short {
+		if ck := in.CheckpointDType(); ck != in.WeightsDType {
+			levers = append(levers, checkpointLever(in, ck))
+		} else {
+			levers = append(levers, "FP8 weights")
+		}
+	}
+	levers = append(levers, moreGPUsLever)
+	if u := in.GPUMemoryUtilization; u > 0 && u < 0.95 && (0.95-u)*p.DeviceGiB >= short {
+		levers = append(levers, "a higher gpu_memory_utilization")
+	}
+	return joinOr(levers)
 }
 
 // shrinkHint lists the levers that free KV memory for this input.

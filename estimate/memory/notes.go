@@ -279,9 +279,9 @@ func budgetNote(in *input.Input, m *Report) Note {
 	return Note{"vLLM's memory budget", fmt.Sprintf(
 		"vLLM multiplies gpu_memory_utilization %.2f by the total the CUDA runtime reports (%.2f GiB on %s, less than the nominal size): %.2f GiB per GPU. "+
 			"From that it subtracts the weights (%.2f GiB), the activation peak it profiles with max_num_batched_tokens %d and max_num_seqs %d (%.2f GiB; %s) "+
-			"and memory outside PyTorch (%.2f GiB; %s), leaving %.2f GiB for the KV cache. These terms are derived from the model's shapes and the settings, not fixed allowances.",
+			"and memory outside PyTorch (%.2f GiB; %s), %s. These terms are derived from the model's shapes and the settings, not fixed allowances.",
 		p.Utilization, p.DeviceGiB, in.GPU.Name, p.UsableGiB, p.WeightsGiB, in.MaxNumBatchedTokens, in.MaxNumSeqs, p.ActivationGiB,
-		strings.Join(act, ", "), p.OtherGiB, strings.Join(other, ", "), p.KVCacheGiB)}
+		strings.Join(act, ", "), p.OtherGiB, strings.Join(other, ", "), kvLeftText(p.KVCacheGiB))}
 }
 
 // eplbNote prices one redundant expert, the real cost unit of EPLB.
