@@ -56,9 +56,14 @@ func SetupFromInput(in *input.Input) StepSetup {
 	s.DCP = in.DCPSize()
 	s.FA2Varlen = FA2VarlenFor(in.Release(), in.GPU, in.Model, in.KVCacheDType == "fp8", nil)
 	if in.Model != nil && in.Model.IsMLA() && in.GPU != nil {
-		// The release's default for the GPU and KV dtype, as the memory
-		// model resolves it (resolve.Deployment.resolveMLABlockSize).
+		// The backend the deployment resolved (resolve.Deployment.
+		// resolveMLABlockSize: the release's default for the GPU and KV
+		// dtype, or on AMD what AITER in vllm.env and the block size pick,
+		// qa44b F4); the release's default where nothing was resolved.
 		s.MLABackend, _ = in.Release().MLABackend(in.GPU.ComputeMajor, in.KVCacheDType == "fp8", in.Model.IsSparseAttention())
+		if d := in.Resolved(); d != nil && d.Engine.MLABackend != "" {
+			s.MLABackend = d.Engine.MLABackend
+		}
 	}
 	if in.Model != nil && in.Model.IsMoE() {
 		s.MarlinMoE = input.MarlinMoE(in).Runs == vllm.Present
