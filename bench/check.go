@@ -37,6 +37,7 @@ func check(r *Result, numPrompts int, hasNum bool) error {
 	}
 	instantArrivals(r)
 	arrivalsConsistent(r)
+	littlesLaw(r)
 	for name, s := range map[string]Stat{"TTFT": r.TTFT, "TPOT": r.TPOT, "ITL": r.ITL, "E2E": r.E2E} {
 		if err := ascending(s); err != nil {
 			return fmt.Errorf("%s %v", name, err)
@@ -62,7 +63,7 @@ func instantArrivals(r *Result) {
 	if !(l.RatePerS > 0) || !(r.DurationS > 0) || float64(l.Prompts)/l.RatePerS > 0.001*r.DurationS {
 		return
 	}
-	a := arrivals{unlimited: true, rateKnown: true, prompts: l.Prompts}
+	a := arrivals{unlimited: true, rateKnown: true, prompts: l.Prompts, concStated: true}
 	if l.Kind == LoadCapped {
 		a.maxConc = l.Concurrency
 	}
@@ -112,6 +113,87 @@ func arrivalsConsistent(r *Result) {
 	r.Load = other(Load{Prompts: l.Prompts}, fmt.Sprintf("%d requests in %s s cannot have been sent at the recorded %s requests/s "+
 		"(at least %s s): the client did not send at that rate", l.Prompts, strconv.FormatFloat(r.DurationS, 'g', 4, 64),
 		strconv.FormatFloat(l.RatePerS, 'g', 4, 64), strconv.FormatFloat(minSend, 'g', 4, 64)))
+}
+
+// inFlightTolerance is how far the mean number of requests in flight that
+// a result's own figures give (Little's law: completions per second × mean
+// latency) may fall short of what its load must keep in flight before the
+// load is taken to contradict them: a factor of 2, far beyond the 2-decimal
+// rounding of a printed summary and the spread of request lengths, which
+// move the estimate by a few percent.
+const inFlightTolerance = 2
+
+// meanInFlight is the mean number of requests in flight over the run by
+// Little's law, L = λ·W: λ the completions per second (completed over the
+// duration, more digits than the printed throughput), W the mean
+// end-to-end latency as the client timed it from the send — the recorded
+// mean E2E, else mean TTFT plus (output tokens − 1) × mean TPOT (vLLM's
+// and SGLang's TPOT excludes the first token), medians where means are
+// missing. ok is false when the result records neither.
+func meanInFlight(r *Result) (l float64, ok bool) {
+	if !(r.DurationS > 0) || r.Completed <= 0 {
+		return 0, false
+	}
+	centre := func(s Stat) (float64, bool) {
+		if v, ok := s.Get("mean"); ok {
+			return v, true
+		}
+		return s.Get("median")
+	}
+	w, ok := centre(r.E2E)
+	if !ok {
+		ttft, okT := centre(r.TTFT)
+		tpot, okP := centre(r.TPOT)
+		if !okT || !okP {
+			return 0, false
+		}
+		w, ok = ttft+max(r.Shape.OutputTokens-1, 0)*tpot, true
+	}
+	return float64(r.Completed) / r.DurationS * w / 1000, w > 0
+}
+
+// littlesLaw checks a burst the result does not state against its own
+// figures. A client that records no concurrency cap is read as having had
+// none: every prompt sent at once. But vLLM's benchmark_serving.py printed
+// "Maximum request concurrency: N" before the run, above the result block
+// (v0.7.0–v0.10.0: print(f"Maximum request concurrency: {max_concurrency}")
+// in benchmark(), "None" without a cap), and `vllm bench serve` prints it
+// inside the block only when --max-concurrency is set (v0.11.0
+// vllm/benchmarks/serve.py: `if max_concurrency is not None:`); v0.6.0's
+// script prints none. A pasted block alone thus drops a cap of an older
+// client (vllm-project/vllm issue #20469: --max-concurrency 1 over 30
+// prompts, pasted from the result line down). A burst of N requests of one
+// shape keeps at least (N+1)/2 of them in flight on average — the mean of
+// a server taking them one after the other; any batching keeps more — so
+// a run whose figures give fewer, by more than inFlightTolerance, was not a
+// burst: it is replayed as the closed loop of the Little's-law concurrency
+// (the sessions that keep that many in flight), and the notes say so. A
+// result whose figures cannot give the count is replayed as the burst it
+// says, with a note that this is assumed.
+func littlesLaw(r *Result) {
+	l := r.Load
+	if l.Kind != LoadBurst || !r.concUnstated || l.Prompts < 2 {
+		return
+	}
+	inFlight, ok := meanInFlight(r)
+	if !ok {
+		r.Notes = append(r.Notes, "the result records no concurrency cap: replayed as a burst of every prompt at once, unchecked (its figures give no mean latency to check it by Little's law)")
+		return
+	}
+	least := float64(l.Prompts+1) / 2
+	if inFlight*inFlightTolerance >= least {
+		r.Notes = append(r.Notes, fmt.Sprintf("the result records no concurrency cap: replayed as a burst of every prompt at once, "+
+			"which its figures allow (%s requests in flight on average by Little's law, at least %s for a burst of %d)",
+			strconv.FormatFloat(inFlight, 'f', 1, 64), strconv.FormatFloat(least, 'f', 1, 64), l.Prompts))
+		return
+	}
+	c := max(1, int(math.Round(inFlight)))
+	r.Load = arrivals{unlimited: true, rateKnown: true, prompts: l.Prompts, maxConc: c, concStated: true}.load()
+	r.Notes = append(r.Notes, fmt.Sprintf("the result records no concurrency cap, but its own figures contradict a burst of %d prompts at once: "+
+		"%d completions in %s s at a mean latency of %s s keep %s requests in flight on average (Little's law), where a burst keeps at least %s; "+
+		"replayed as a closed loop of %d sessions, INFERRED (an older vLLM client printed its --max-concurrency above the result block)",
+		l.Prompts, r.Completed, strconv.FormatFloat(r.DurationS, 'g', 5, 64), strconv.FormatFloat(inFlight/(float64(r.Completed)/r.DurationS), 'g', 4, 64),
+		strconv.FormatFloat(inFlight, 'f', 2, 64), strconv.FormatFloat(least, 'f', 1, 64), c))
 }
 
 // ascending checks that higher percentiles are not below lower ones.

@@ -11,6 +11,12 @@ type arrivals struct {
 	// rate's Poisson arrivals are an assumption (assumedNotes).
 	burstKnown bool
 	maxConc    int // 0 = no cap
+	// concStated says the client recorded its concurrency cap, set or
+	// not (a "Maximum request concurrency" line, even "None"; a
+	// max_concurrency key, even null; a --max-concurrency flag): without
+	// it, no cap is an inference (Result.concUnstated), checked against the
+	// result's own figures (littlesLaw).
+	concStated bool
 	prompts    int
 	rampUp     string
 	trace      bool // requests sent at a trace's timestamps

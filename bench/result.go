@@ -68,6 +68,10 @@ type Result struct {
 	Metadata map[string]string `json:"metadata,omitempty"`
 	// Notes say what the mapping assumed.
 	Notes []string `json:"notes,omitempty"`
+	// concUnstated says the client recorded no concurrency cap, set or
+	// not (arrivals.concStated): a burst is then an inference, which
+	// littlesLaw checks against the result's own figures.
+	concUnstated bool
 }
 
 // Name is how messages refer to the result: the file, and the record when

@@ -41,6 +41,7 @@ func parseSGLang(o *object) (Result, error) {
 	a.rate, a.unlimited, a.rateKnown = o.rate("request_rate")
 	a.trace = o.traced("request_rate")
 	a.maxConc, _ = o.count("max_concurrency")
+	a.concStated = o.has("max_concurrency")
 	numPrompts, hasNum := o.count("num_prompts")
 	readCommon(o, &r)
 	r.RequestsPerS = o.nonNeg("request_throughput")
@@ -64,7 +65,7 @@ func parseSGLang(o *object) (Result, error) {
 		r.Notes = append(r.Notes, "SGLang records neither the prompts sent nor failed requests: taken as the completed ones")
 	}
 	a.prompts = sent(r.Completed, 0, false, numPrompts, hasNum)
-	r.Load = a.load()
+	r.Load, r.concUnstated = a.load(), !a.concStated
 	r.Metadata, r.Notes = metadata(o, r.Notes)
 	return r, check(&r, numPrompts, hasNum)
 }

@@ -116,16 +116,21 @@ func summaryResult(pre, b map[string]string, cmd clientCommand) (Result, error) 
 	if _, ok := b["Total generated tokens (retokenized)"]; ok {
 		r.Format = FormatSGLang
 	}
+	// SGLang's bench_serving prints its --backend in the block
+	// ("Backend: sglang"; python/sglang/bench_serving.py, commit 0033168f):
+	// which server the run measured (calibrate/endpoint.go otherEngine).
+	if v, ok := b["Backend"]; ok {
+		r.Backend = clipText(v)
+	} else if v, ok := pre["Backend"]; ok {
+		r.Backend = clipText(v)
+	}
 	num := func(key string) (float64, bool, error) {
 		s, ok := b[key]
 		if !ok {
 			return 0, false, nil
 		}
-		v, err := strconv.ParseFloat(strings.Fields(s + " x")[0], 64)
-		if err != nil || v < 0 || math.IsInf(v, 0) || math.IsNaN(v) {
-			return 0, true, fmt.Errorf("%q: %q is not a number", key, s)
-		}
-		return v, true, nil
+		v, err := printedNumber(key, s)
+		return v, true, err
 	}
 	need := func(key string) (float64, error) {
 		v, ok, err := num(key)
@@ -186,7 +191,7 @@ func summaryResult(pre, b map[string]string, cmd clientCommand) (Result, error) 
 	if !hasFailed {
 		r.Notes = append(r.Notes, "no 'Failed requests' line: the requests sent are taken as the successful ones")
 	}
-	r.Load = a.load()
+	r.Load, r.concUnstated = a.load(), !a.concStated
 	return r, checkPrinted(&r)
 }
 
@@ -198,6 +203,20 @@ func checkPrinted(r *Result) error {
 		r.OutputTokPerS = 0 // too coarse to check; check recomputes it from the totals
 	}
 	return check(r, 0, false)
+}
+
+// printedNumber reads the value of a printed figure (its first field):
+// a negative one is refused as negative, as the JSON path refuses it
+// (object.go nonNeg), not as "not a number" (qa44c F9).
+func printedNumber(key, s string) (float64, error) {
+	v, err := strconv.ParseFloat(strings.Fields(s + " x")[0], 64)
+	switch {
+	case err != nil || math.IsInf(v, 0) || math.IsNaN(v):
+		return 0, fmt.Errorf("%q: %q is not a number", key, s)
+	case v < 0:
+		return 0, fmt.Errorf("%q: negative (%s)", key, s)
+	}
+	return v, nil
 }
 
 // summaryLatencies reads "Mean TTFT (ms):", "Median TPOT (ms):", "P99 ITL (ms):" …
@@ -218,9 +237,9 @@ func summaryLatencies(b map[string]string, r *Result) error {
 				continue
 			}
 		}
-		v, err := strconv.ParseFloat(strings.Fields(val + " x")[0], 64)
-		if err != nil || v < 0 || math.IsInf(v, 0) || math.IsNaN(v) {
-			return fmt.Errorf("%q: %q is not a number", key, val)
+		v, err := printedNumber(key, val)
+		if err != nil {
+			return err
 		}
 		if *stats[name] == nil {
 			*stats[name] = Stat{}
@@ -311,6 +330,7 @@ func summaryArrivals(pre, b map[string]string, cmd clientCommand) (arrivals, []s
 			a.unknown = "the client's command line gives --max-concurrency as a value vlaunch cannot read"
 		}
 	}
+	a.concStated = ok
 	if ok && conc != "not set" && conc != "None" {
 		v, err := strconv.Atoi(strings.Fields(conc + " x")[0])
 		if err != nil || v < 1 {

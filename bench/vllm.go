@@ -56,6 +56,7 @@ func parseVLLM(o *object) (Result, error) {
 	a.burstiness = o.nonNeg("burstiness")
 	a.burstKnown = a.burstiness > 0
 	a.maxConc, _ = o.count("max_concurrency")
+	a.concStated = o.has("max_concurrency")
 	a.rampUp = o.str("ramp_up_strategy")
 	numPrompts, hasNum := o.count("num_prompts")
 	readCommon(o, &r)
@@ -73,7 +74,7 @@ func parseVLLM(o *object) (Result, error) {
 		return r, o.err
 	}
 	a.prompts = sent(r.Completed, r.Failed, hasFailed, numPrompts, hasNum)
-	r.Load = a.load()
+	r.Load, r.concUnstated = a.load(), !a.concStated
 	r.Notes = append(r.Notes, a.assumedNotes()...)
 	r.Metadata, r.Notes = metadata(o, r.Notes)
 	return r, check(&r, numPrompts, hasNum)

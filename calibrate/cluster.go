@@ -141,6 +141,9 @@ func setup(dep *resolve.Deployment, results []bench.Result, o Options) (prepared
 		r := &results[i]
 		rr := ResultReport{Name: r.Name(), Source: r.Source, Record: r.Record, Format: string(r.Format), Load: r.Load.String(), Shape: shapeText(r.Shape), Failed: failedText(r), Notes: r.Notes}
 		err := otherModel(names, r)
+		if err == nil {
+			err = otherEngine(r)
+		}
 		if dups[i] != "" {
 			err = errors.New(dups[i])
 		}

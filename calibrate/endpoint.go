@@ -75,3 +75,49 @@ func endpointFor(specAPI string, r *bench.Result) (api, text string) {
 	}
 	return api, text
 }
+
+// otherEngine refuses a result whose client says it measured a server
+// other than vLLM (qa44c F4: a printed summary with "Backend: sglang" was
+// fitted as vLLM without a word). The clients' --backend names the server
+// as well as the endpoint: vLLM's benchmarks/backend_request_func.py
+// (ASYNC_REQUEST_FUNCS at v0.9.2) has tgi, lmdeploy, deepspeed-mii,
+// tensorrt-llm, scalellm, sglang and llama.cpp beside vllm and openai*;
+// SGLang's bench_serving has sglang, sglang-native, sglang-oai,
+// sglang-oai-chat, lmdeploy, trt and others beside vllm and vllm-chat.
+// vLLM's constants fitted to another engine would mislead check and plan,
+// and vlaunch's SGLang engine model (sglang_eager_per_layer_s) is the global
+// fit's, not a spec's: the result is left out, and the report says why.
+// A backend calibrate does not know ("openai" against any server) is read
+// as vLLM, as the spec says.
+func otherEngine(r *bench.Result) error {
+	b := strings.ToLower(strings.TrimSpace(r.Backend))
+	engine := ""
+	switch {
+	case strings.HasPrefix(b, "sglang"):
+		engine = "SGLang"
+	case b == "tgi":
+		engine = "Text Generation Inference"
+	case b == "lmdeploy":
+		engine = "LMDeploy"
+	case b == "deepspeed-mii":
+		engine = "DeepSpeed-MII"
+	case b == "tensorrt-llm" || b == "trt":
+		engine = "TensorRT-LLM"
+	case b == "scalellm":
+		engine = "ScaleLLM"
+	case b == "llama.cpp":
+		engine = "llama.cpp"
+	}
+	if engine == "" || (r.Format == bench.FormatAIPerf || r.Format == bench.FormatGenAIPerf) {
+		return nil
+	}
+	return fmt.Errorf("the run measured %s, not vLLM (the result's backend %q): calibrate fits vLLM's constants to the spec's vLLM deployment, and a fit to another engine would mislead check and plan", engine, clipBackend(r.Backend))
+}
+
+// clipBackend bounds the backend quoted in a message.
+func clipBackend(s string) string {
+	if len(s) > 40 {
+		return s[:40] + "…"
+	}
+	return s
+}

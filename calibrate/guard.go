@@ -99,21 +99,13 @@ func (g *guard) guardedFit() (fitter.Outcome, map[string]string, error) {
 		for i := range out.X {
 			moved = moved || out.X[i] != x0[i]
 		}
-		if !moved && len(out.Excluded) < len(g.c.targets) {
-			// Nothing moved: every figure is reported as fitted, at its
-			// error with the start constants (the half ranges' exclusions
-			// of figures out of the allowed moves' reach would report the
-			// worst error over the few left), and the constants the fit
-			// was free to move are kept as fitted at their start.
-			done := g.finish(out, x0, why)
-			still := g.unmoved(x0, base)
-			still.Fitted, still.Refused = done.Fitted, done.Refused
-			return still, why, nil
-		}
 		if !moved {
-			// No figure within reach of the allowed moves: shown, each
-			// with why, as the fitter shows a figure out of every
-			// constant's reach.
+			// Nothing moved: the figures out of the allowed moves' reach
+			// are shown, each with why, and the worst error is the
+			// fitter's, over the figures it fitted — the one the
+			// constants' notes quote (qa44c F8: every figure was
+			// reported as fitted, so the report's worst, 33.4%, was not
+			// the 7.5% the notes said no constant could lower).
 			return g.finish(out, x0, why), why, nil
 		}
 		if r, before, after := g.worsenedRun(base, out.After, nil); r != "" {
@@ -348,7 +340,9 @@ func (g *guard) finish(out fitter.Outcome, x0 []float64, why map[string]string) 
 			}
 		}
 		still := g.unmoved(x0, out.Before)
-		still.Fitted = out.Fitted // free to move, and left where they were
+		// Free to move, but fitted to no figure: not fitted (qa44c F2:
+		// they were reported "unchanged", fitted, and written).
+		still.Fitted = make([]bool, len(out.Fitted))
 		still.Excluded, still.WorstBefore, still.WorstAfter = signBoxReasons(out.Excluded), 0, 0
 		return still
 	}

@@ -60,8 +60,7 @@ func (r *Report) WriteMarkdown(w io.Writer) {
 		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s |\n", md(t.Result+" "+t.Metric), num(t.Measured), num(t.Before), errText(t.Before, t.Measured),
 			num(t.After), errText(t.After, t.Measured), md(strings.Join(note, "; ")))
 	}
-	fmt.Fprintf(w, "\nWorst error over the fitted values, as the larger of predicted/measured and measured/predicted, minus 1: %.1f%% before, %.1f%% after (%d simulations).\n",
-		r.WorstBeforePct, r.WorstAfterPct, r.Evals)
+	fmt.Fprintf(w, "\n%s\n", r.worstText())
 	if r.WorstWorsened {
 		fmt.Fprintf(w, "\n> **Warning:** the fit makes the worst error worse (%.1f%% before, %.1f%% after).\n", r.WorstBeforePct, r.WorstAfterPct)
 	}

@@ -172,14 +172,42 @@ func pctOf(d float64) float64 { return 100 * (math.Exp(d) - 1) }
 // Worse reports whether the fit made any figure, or the worst error, worse.
 func (r *Report) Worse() bool { return len(r.Worsened) > 0 || r.WorstWorsened }
 
-// Fitted reports whether any constant moved.
+// Fitted reports whether the fit fitted anything: a constant free to move
+// and a figure it was fitted to. With no figure fitted (each out of the
+// model's reach) no constant was fitted, whatever the fitter was free to
+// move (qa44c F2: such a fit exited 0 and wrote a calibration file).
 func (r *Report) Fitted() bool {
+	if r.FittedFigures() == 0 {
+		return false
+	}
 	for _, c := range r.Constants {
 		if c.Fitted {
 			return true
 		}
 	}
 	return false
+}
+
+// FittedFigures counts the figures the fit was fitted to.
+func (r *Report) FittedFigures() int {
+	n := 0
+	for _, t := range r.Targets {
+		if t.Fitted {
+			n++
+		}
+	}
+	return n
+}
+
+// worstText is the report's line on the worst error over the fitted
+// figures, or that no figure was fitted (then there is no worst error to
+// give: "0.0% before, 0.0% after" read as a perfect fit).
+func (r *Report) worstText() string {
+	if r.FittedFigures() == 0 {
+		return fmt.Sprintf("No figure was fitted: each is out of the model's reach, as said above (%d simulations); no constant moved.", r.Evals)
+	}
+	return fmt.Sprintf("Worst error over the fitted values, as the larger of predicted/measured and measured/predicted, minus 1: %.1f%% before, %.1f%% after (%d simulations).",
+		r.WorstBeforePct, r.WorstAfterPct, r.Evals)
 }
 
 // File is the calibration file of this fit: the constants it fitted, and

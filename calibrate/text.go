@@ -66,7 +66,7 @@ func (r *Report) WriteText(w io.Writer) {
 	// The fit minimises |log(predicted/measured)|, so its worst error is a
 	// ratio: say so, or an under-prediction of -73.8% in the table above
 	// reads as a contradiction of "282%" here.
-	fmt.Fprintf(w, "\nWorst error over the fitted values, as the larger of predicted/measured and measured/predicted, minus 1: %.1f%% before, %.1f%% after (%d simulations).\n", r.WorstBeforePct, r.WorstAfterPct, r.Evals)
+	fmt.Fprintf(w, "\n%s\n", r.worstText())
 	r.writeWorsened(w)
 	if len(r.AtBound) > 0 {
 		fmt.Fprintf(w, "At a bound of its range: %s — the results ask for more than the range allows; the model may be missing an effect they show.\n", strings.Join(r.AtBound, ", "))

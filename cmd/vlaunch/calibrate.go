@@ -114,9 +114,17 @@ func runCalibrate(s *streams, o *calibrateOptions, paths []string) error {
 	}
 	var results []bench.Result
 	for _, p := range paths {
-		rs, err := bench.ReadFile(p)
+		data, err := inputfile.Read(p, bench.MaxBytes)
 		if err != nil {
-			return usageErr("%v", err)
+			return usageErr("%s: %v", p, err)
+		}
+		rs, err := bench.Parse(p, data)
+		if err != nil {
+			// A file read but refused (no result in it, or one that
+			// contradicts itself) is "no usable result": exit 1, as
+			// --help says, not 2 (qa44c F9).
+			fmt.Fprintf(s.err, "vlaunch calibrate: %v\n", err)
+			return findingsErr()
 		}
 		results = append(results, rs...)
 	}
@@ -311,6 +319,9 @@ func writeFileAtomic(path string, data []byte) error {
 // that worsens a run; the report gives each reason). It said "constrain
 // none" for both (calfit41).
 func unfittedWhy(rep *calibrate.Report) string {
+	if len(rep.Targets) > 0 && rep.FittedFigures() == 0 {
+		return "no figure could be fitted: each is out of the model's reach with every constant in its range (the report above says why for each)"
+	}
 	refused := 0
 	for _, c := range rep.Constants {
 		if !c.Fitted && c.Why != "" {
