@@ -51,24 +51,26 @@ func pr23151Block(backend string) string {
 // quotedWorst matches the worst error the constants' notes quote.
 var quotedWorst = regexp.MustCompile(`worst error \(([0-9.]+)%\)`)
 
-// TestTPOTWithinToleranceIsFitted (qa44c F3, F8): a TPOT the constants can
-// bring within the fit's tolerance (measured 13.2 ms, the allowed moves'
-// span reaching down to about 14 ms: 6% off under a 15% tolerance) was
-// dropped as "something the model does not represent" and left at +33%;
-// it is now fitted, toward the span's end. And the worst error a
-// constant's note quotes is the report's (F8: notes said 7.5%, the report
-// 33.4%).
-func TestTPOTWithinToleranceIsFitted(t *testing.T) {
+// TestTPOTBeyondReachStaysOut (qa44c F3, F8): a TPOT just past what the
+// allowed moves reach (measured 13.2 ms, the span reaching down to about
+// 14 ms) stays out of the fit and is shown with its span. qa44c read it as
+// "within the 15% tolerance, so fittable"; fitting it (calfix44's first
+// version) reached it only with the constants at their bounds — on the
+// calibrate_pd case step_per_seq_s ×0.09 and a median error on the
+// published H100 runs 13.1% -> 15.5% — so the fit keeps to what the
+// constants reach inside their span. And the worst error a constant's note
+// quotes is the report's (F8: notes said 7.5%, the report 33.4%).
+func TestTPOTBeyondReachStaysOut(t *testing.T) {
 	dep := qa44cDep(t, "testdata/qa44c-qwen3-30b-h100.yaml")
 	rep, err := Calibrate(dep, qa44cParse(t, "pr23151.txt", pr23151Block("")), Options{Metrics: []Metric{TPOT}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rep.Targets) != 1 || !rep.Targets[0].Fitted || !(rep.Targets[0].After < rep.Targets[0].Before) {
-		t.Fatalf("TPOT not fitted toward its measurement: %+v", rep.Targets)
+	if len(rep.Targets) != 1 || rep.Targets[0].Fitted {
+		t.Fatalf("TPOT past the constants' reach fitted: %+v", rep.Targets)
 	}
-	if !rep.Fitted() {
-		t.Error("Fitted() false")
+	if rep.Fitted() {
+		t.Error("Fitted() true with nothing fitted")
 	}
 	rep, err = Calibrate(dep, qa44cParse(t, "pr23151.txt", pr23151Block("")), Options{})
 	if err != nil {

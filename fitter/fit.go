@@ -143,7 +143,7 @@ func Fit(params []Param, targets []Target, m Model, o Options) (Outcome, error) 
 	out := Outcome{Before: c.eval(start)}
 	sens := sensitivities(params, out.Before, c)
 	lo, hi := reach(params, sens, out.Before, c)
-	keep, excl := reachable(targets, lo, hi, o.Tolerance)
+	keep, excl := reachable(targets, lo, hi)
 	out.Excluded = excl
 	share := identifiableShare
 	if o.Typical {

@@ -370,18 +370,12 @@ func widen(lo, hi *float64, v float64) {
 }
 
 // reachable keeps the targets whose measurement lies within the predicted
-// span widened by the fit's tolerance (Options.Tolerance, a |log error|:
-// a prediction within it of the measurement costs the fit nothing, so a
-// measurement that close to the span's end is one the constants can bring
-// within tolerance — qa44c F3: a TPOT of 13.17 ms with the span's low end
-// at 14 ms, 6.3% off under a 15% tolerance, was dropped as something the
-// model does not represent); the others are reported with the span.
-func reachable(targets []Target, lo, hi []float64, tol float64) ([]bool, []Exclusion) {
+// span; the others are reported with the span.
+func reachable(targets []Target, lo, hi []float64) ([]bool, []Exclusion) {
 	keep := make([]bool, len(targets))
 	var excl []Exclusion
-	slack := math.Exp(max(tol, 0))
 	for j, t := range targets {
-		if t.Measured >= lo[j]/slack && t.Measured <= hi[j]*slack {
+		if t.Measured >= lo[j] && t.Measured <= hi[j] {
 			keep[j] = true
 			continue
 		}
