@@ -618,7 +618,7 @@ func (sm *StepModel) expertTimeCall(total, call float64, st *StepTime) {
 		// rate (read as a rate it would charge decode's streaming twice,
 		// once more for the MeasuredCompute share that applies to compute).
 		x := max(total*sm.topK/sm.experts, s.moeRidge())
-		compute = flops / (s.citedMoECurveFLOPS(c, x) * s.moeWidthFactor(c, sm.moeSliceWidth) * s.sglangFP8TritonFactor(x))
+		compute = flops / (s.citedMoECurveFLOPS(c, x) * s.moeWidthFactor(c, sm.moeSliceWidth) * s.sglangFP8TritonFactor(x) * s.nonBlockFP8Factor(x))
 	}
 	if s.marlinApplies() {
 		// Marlin's tiles multiply whole blocks of rows (marlinblocks.go).
