@@ -17,14 +17,15 @@ package perf
 // MeasuredCompute's mechanism (perf_constants.go: "the tables time one
 // kernel at a time on hot buffers, a step runs hundreds back to back on
 // cold weights") has no reading for this kernel: prefill attention holds
-// no weights, its Q, K and V are the QKV projection's output written just
-// before it, and at a 12K span it does ~2·d·span/(2·2) ≈ 400 FLOPs per
-// byte of K and V it streams, several times any GPU's ridge, so cold
-// buffers cannot slow it. The cited curves (H20's FA3 0.73, AMD's AITER)
-// were already read unscaled (citedScaledByMeasuredCompute).
+// no weights (its K and V are the chunk's own, just written, and the
+// prefix's cache), and a long chunk is compute-bound. The cited curves
+// (H20's FA3 0.73, AMD's AITER) were already read unscaled
+// (citedScaledByMeasuredCompute).
 
 // UsePrefillAttnAsMeasured reads the tables' prefill-attention curve
 // unscaled (prefillAttnShare). Off: × MeasuredCompute, as before attn44.
+// Off: on, the held-out vLLM-on-Hopper rows lose more than the A100 and
+// SGLang rows gain (docs/calibration-analysis.md, attn44).
 var UsePrefillAttnAsMeasured = false
 
 // prefillAttnShare is the share of the prefill-attention curve a serving
