@@ -317,8 +317,8 @@ func scale(x float64) float64 {
 
 // prefillAttnEff is prefill attention's efficiency for a chunk that attends
 // to n tokens: the measured (or cited) curve, log-interpolated between 1 Ki
-// and 16 Ki tokens and held flat outside, times kernelShare, or the fitted
-// constant without a curve.
+// and 16 Ki tokens and held flat outside, times prefillAttnShare, or the
+// fitted constant without a curve.
 func (e *Efficiency) prefillAttnEff(n float64) float64 {
 	c := e.Kernels.PrefillAttn
 	if c[0] <= 0 {
@@ -327,11 +327,11 @@ func (e *Efficiency) prefillAttnEff(n float64) float64 {
 	x := math.Log2(max(n, 1) / 1024)
 	switch {
 	case x <= 0:
-		return c[0] * e.kernelShare()
+		return c[0] * e.prefillAttnShare()
 	case x >= 4:
-		return c[4] * e.kernelShare()
+		return c[4] * e.prefillAttnShare()
 	}
 	i := int(x)
 	f := x - float64(i)
-	return (c[i]*(1-f) + c[i+1]*f) * e.kernelShare()
+	return (c[i]*(1-f) + c[i+1]*f) * e.prefillAttnShare()
 }
