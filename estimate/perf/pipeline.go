@@ -34,24 +34,45 @@ import "math"
 // floor); chunks with more of the prompt behind them keep the pipeline
 // full and cost one stage each.
 
-// microBatches is how many micro-batches a step's work fills: PP when every
-// rank holds enough independent work, fewer when the busiest-to-split rank
-// does not (1 without PP). A rank's units are its decoding sequences, its
-// final prefill chunks, and PP for each chunk with more of its prompt to
-// come (its successors fill the pipeline behind it); ranks with no tokens
-// (idle DP ranks) do not count.
+// microBatches is how many micro-batches the step's busiest pipeline
+// keeps in flight: each DP rank is an engine of its own with its own batch
+// queue, so each splits its own work (RankLoad.microBatchCount); the most
+// of any rank with tokens (PP for a step with none, 1 without PP). The
+// hand-offs are counted by it (networkTime).
 func (sm *StepModel) microBatches(runs []RankRun) float64 {
 	pp := float64(sm.S.PP)
 	if pp <= 1 {
 		return 1
 	}
-	m := pp
+	m := 0.0
 	eachLoad(runs, func(l RankLoad) {
 		if l.tokens(sm.S.SpecTokens) > 0 {
-			m = min(m, max(1, math.Floor(l.pipelineUnits(pp))))
+			m = max(m, l.microBatchCount(pp))
 		}
 	})
+	if m == 0 {
+		return pp
+	}
 	return m
+}
+
+// microBatchCount is how many micro-batches l's work fills through pp
+// stages: PP when it holds enough independent work, fewer when it does
+// not. Its units are its decoding sequences, its final prefill chunks, and
+// PP for each chunk with more of its prompt to come (its successors fill
+// the pipeline behind it).
+func (l RankLoad) microBatchCount(pp float64) float64 {
+	if pp <= 1 {
+		return 1
+	}
+	return min(pp, max(1, math.Floor(l.pipelineUnits(pp))))
+}
+
+// stageLoad is the micro-batch of l that sets its pipeline's pace: the
+// busiest of the microBatchCount micro-batches its work splits into (l
+// itself without PP).
+func (l RankLoad) stageLoad(pp float64) RankLoad {
+	return l.microBatch(l.microBatchCount(pp))
 }
 
 // pipelineUnits is how many micro-batches l's work can be cut into: one per
@@ -98,21 +119,22 @@ func (l RankLoad) plus(o RankLoad) RankLoad {
 		l.PrefillPairs + o.PrefillPairs, l.PrefillPrefix + o.PrefillPrefix, l.PrefillSeqs + o.PrefillSeqs, l.PrefillFinal + o.PrefillFinal}
 }
 
-// microBatchFrac is the share of the busiest rank's tokens its busiest
-// micro-batch carries (1/mb when every unit splits evenly; up to 1 for a
-// lone final chunk): the fraction the step's communication and expert
-// terms are priced at.
-func (sm *StepModel) microBatchFrac(runs []RankRun, mb float64) float64 {
-	if mb <= 1 {
+// microBatchFrac is the share of the busiest rank's tokens the busiest
+// stage load carries (1/PP when every rank's work splits evenly into PP
+// micro-batches; up to 1 for a lone final chunk): the fraction the step's
+// communication and expert terms are priced at.
+func (sm *StepModel) microBatchFrac(runs []RankRun) float64 {
+	pp := float64(sm.S.PP)
+	if pp <= 1 {
 		return 1
 	}
 	var all, part float64
 	eachLoad(runs, func(l RankLoad) {
 		all = max(all, l.tokens(sm.S.SpecTokens))
-		part = max(part, l.microBatch(mb).tokens(sm.S.SpecTokens))
+		part = max(part, l.stageLoad(pp).tokens(sm.S.SpecTokens))
 	})
 	if all <= 0 {
-		return 1 / mb
+		return 1 / pp
 	}
 	return part / all
 }

@@ -35,14 +35,12 @@ func TestMicroBatches(t *testing.T) {
 			RankLoad{DecodeSeqs: 2, DecodeCtx: 200, PrefillTokens: 300, PrefillPairs: 3 * 5050, PrefillSeqs: 3, PrefillFinal: 3}, 2,
 			RankLoad{DecodeSeqs: 1, DecodeCtx: 100, PrefillTokens: 200, PrefillPairs: 2 * 5050, PrefillSeqs: 2, PrefillFinal: 2}},
 	} {
-		sm := &StepModel{S: StepSetup{PP: c.pp}}
-		runs := []RankRun{{Loads: []RankLoad{c.load}, N: 1}}
-		m := sm.microBatches(runs)
-		if m != c.wantM {
+		pp := float64(c.pp)
+		if m := c.load.microBatchCount(pp); m != c.wantM {
 			t.Errorf("%s: %v micro-batches, want %v", c.name, m, c.wantM)
 			continue
 		}
-		got := c.load.microBatch(m)
+		got := c.load.stageLoad(pp)
 		for _, f := range [][3]any{{"decodes", got.DecodeSeqs, c.wantBusy.DecodeSeqs}, {"decode context", got.DecodeCtx, c.wantBusy.DecodeCtx},
 			{"prefill tokens", got.PrefillTokens, c.wantBusy.PrefillTokens}, {"pairs", got.PrefillPairs, c.wantBusy.PrefillPairs},
 			{"chunks", got.PrefillSeqs, c.wantBusy.PrefillSeqs}} {
@@ -50,6 +48,19 @@ func TestMicroBatches(t *testing.T) {
 				t.Errorf("%s: busiest micro-batch's %s %v, want %v", c.name, f[0], g, w)
 			}
 		}
+	}
+}
+
+// Each DP rank splits its own work (its own engine core and batch queue):
+// a rank with one decode does not put the other's 16 in one micro-batch.
+func TestMicroBatchesPerDPRank(t *testing.T) {
+	sm := &StepModel{S: StepSetup{PP: 2, DP: 2}}
+	runs := []RankRun{{Loads: []RankLoad{{DecodeSeqs: 16, DecodeCtx: 1600}, {DecodeSeqs: 1, DecodeCtx: 100}}, N: 1}}
+	if m := sm.microBatches(runs); m != 2 {
+		t.Errorf("DP 2 × PP 2, 16 and 1 decodes: %v micro-batches in the busiest pipeline, want 2", m)
+	}
+	if f := sm.microBatchFrac(runs); f != 0.5 {
+		t.Errorf("DP 2 × PP 2, 16 and 1 decodes: the busiest stage load carries %v of the busiest rank's tokens, want 8 of 16", f)
 	}
 }
 

@@ -24,7 +24,7 @@ type RankLoad struct {
 	PrefillSeqs float64
 	// PrefillFinal is how many of those chunks end their prompt; the others
 	// have more of it to come, which vLLM schedules in the next micro-batch
-	// (microBatches). 0 counts every chunk as one with more to come.
+	// (RankLoad.stageLoad). 0 counts every chunk as one with more to come.
 	PrefillFinal float64
 }
 
@@ -154,7 +154,7 @@ func (sm *StepModel) StepRuns(runs []RankRun) StepTime {
 // maximum left half of the ranks to be priced. The result is the same
 // (the largest rankTime over the ranks); which of two different loads of
 // exactly equal time is returned may differ.
-func (sm *StepModel) slowestRank(runs []RankRun, c *gemmSplitCache, mb float64) (RankLoad, float64) {
+func (sm *StepModel) slowestRank(runs []RankRun, c *gemmSplitCache, pp float64) (RankLoad, float64) {
 	var busiest RankLoad
 	found := false
 	for _, r := range runs {
@@ -170,7 +170,7 @@ func (sm *StepModel) slowestRank(runs []RankRun, c *gemmSplitCache, mb float64) 
 	if !found {
 		return RankLoad{}, 0
 	}
-	p := frontier{sm: sm, c: c, mb: mb}
+	p := frontier{sm: sm, c: c, pp: pp}
 	p.price(busiest)
 	for _, r := range runs {
 		if r.N <= 0 {
@@ -178,7 +178,7 @@ func (sm *StepModel) slowestRank(runs []RankRun, c *gemmSplitCache, mb float64) 
 		}
 		for i := range r.Loads {
 			// price's first test, without the call, for most ranks
-			if l := &r.Loads[i]; p.mb <= 1 && p.nf > 0 && l.within(p.front[p.hit]) {
+			if l := &r.Loads[i]; p.pp <= 1 && p.nf > 0 && l.within(p.front[p.hit]) {
 				continue
 			}
 			p.price(r.Loads[i])
@@ -187,11 +187,11 @@ func (sm *StepModel) slowestRank(runs []RankRun, c *gemmSplitCache, mb float64) 
 	return p.worstLoad, p.worst
 }
 
-// soleLoad is the one rank load of runs (one of its mb micro-batches, as
-// slowestRank gives it) when they hold exactly one: slowestRank would
+// soleLoad is the one rank load of runs (its busiest micro-batch through
+// pp stages, RankLoad.stageLoad, as slowestRank gives it) when they hold exactly one: slowestRank would
 // price it only to return it, and an engine of one DP rank steps through
 // a simulation this way, every step.
-func soleLoad(runs []RankRun, mb float64) (RankLoad, bool) {
+func soleLoad(runs []RankRun, pp float64) (RankLoad, bool) {
 	var sole RankLoad
 	n := 0
 	for _, r := range runs {
@@ -209,7 +209,7 @@ func soleLoad(runs []RankRun, mb float64) (RankLoad, bool) {
 	if n != 1 {
 		return RankLoad{}, false
 	}
-	return sole.microBatch(mb), true
+	return sole.stageLoad(pp), true
 }
 
 // frontier is slowestRank's pricing: the first maxFrontier loads priced
@@ -219,7 +219,7 @@ func soleLoad(runs []RankRun, mb float64) (RankLoad, bool) {
 type frontier struct {
 	sm        *StepModel
 	c         *gemmSplitCache // nil: none
-	mb        float64         // micro-batches the step fills (microBatches)
+	pp        float64         // pipeline stages (each load priced as its stageLoad)
 	front     [maxFrontier]RankLoad
 	nf, hit   int
 	worst     float64
@@ -229,7 +229,7 @@ type frontier struct {
 // price prices l unless a load of the front carries at least as much of
 // everything.
 func (p *frontier) price(l RankLoad) {
-	l = l.microBatch(p.mb) // the busiest of the step's micro-batches
+	l = l.stageLoad(p.pp) // the busiest of the rank's micro-batches
 	if p.nf > 0 && l.within(p.front[p.hit]) {
 		return
 	}
@@ -269,10 +269,9 @@ func (sm *StepModel) stepWith(runs []RankRun, tt tokenTerms, m *StepMemo) StepTi
 	pp := float64(s.PP)
 	var st StepTime
 	c := m.gemmCache(sm)
-	mb := sm.microBatches(runs)
-	worstLoad, ok := soleLoad(runs, mb)
+	worstLoad, ok := soleLoad(runs, pp)
 	if !ok {
-		worstLoad, _ = sm.slowestRank(runs, c, mb)
+		worstLoad, _ = sm.slowestRank(runs, c, pp)
 	}
 	sm.rankTimeC(worstLoad, &st, c)
 	// The experts' roof adds to the slowest rank's, in that order.

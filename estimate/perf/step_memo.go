@@ -18,7 +18,7 @@ type tokenTerms struct {
 
 // tokenTermsOf works out the tokenTerms of a step.
 func (sm *StepModel) tokenTermsOf(runs []RankRun) tokenTerms {
-	frac := sm.microBatchFrac(runs, sm.microBatches(runs))
+	frac := sm.microBatchFrac(runs)
 	sp := sm.spreadOf(runs, frac)
 	var t tokenTerms
 	sm.expertTimeCall(sp.total, sm.dpGraphTokens(runs, sp), &t.expert)
