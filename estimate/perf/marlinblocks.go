@@ -215,7 +215,7 @@ func (sm *StepModel) dpGraphTokens(runs []RankRun, sp spread) float64 {
 	if !UseDPGraphPadding || s.DP <= 1 || !s.CUDAGraphs || s.EnforceEager || sm.experts == 0 || s.A2A.PointToPoint() {
 		return sp.total
 	}
-	busiest := maxRankTokens(runs, s.SpecTokens) / float64(s.PP)
+	busiest := maxRankTokens(runs, s.SpecTokens) * sm.microBatchFrac(runs)
 	c := captureSize(busiest, s.captureCeiling())
 	if c == 0 {
 		return sp.total

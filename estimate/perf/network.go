@@ -31,7 +31,7 @@ func RingAllReduceBytes(bytes float64, n int) float64 {
 
 // networkTime fills the communication terms of one step: MoE all-to-all
 // per MoE layer, TP all-reduces (tpReducesPerStage) and PP hand-offs. frac is
-// the micro-batch fraction (1/PP) of each rank's load; dbo is whether the
+// the busiest micro-batch's share of the busiest rank (microBatchFrac); dbo is whether the
 // step runs as two overlapped micro-batches (dboActive).
 func (sm *StepModel) networkTime(runs []RankRun, sp spread, frac float64, dbo bool, st *StepTime) {
 	s := &sm.S
@@ -54,11 +54,12 @@ func (sm *StepModel) networkTime(runs []RankRun, sp spread, frac float64, dbo bo
 	}
 	st.DCPS = sm.dcpTime(runs, frac)
 	if s.PP > 1 {
-		// PP micro-batches each cross PP−1 boundaries; each micro-batch
-		// leaves the busiest node once (pphandoff.go).
+		// The step's micro-batches each cross PP−1 boundaries, each priced
+		// as the busiest; each leaves the busiest node once (pphandoff.go).
+		mb := sm.microBatches(runs)
 		t, nodeBytes := sm.ppHandoff(maxRank)
-		st.PPS = float64(s.PP) * float64(s.PP-1) * t
-		st.PPInterBytesPerNode = float64(s.PP) * nodeBytes
+		st.PPS = mb * float64(s.PP-1) * t
+		st.PPInterBytesPerNode = mb * nodeBytes
 	}
 }
 

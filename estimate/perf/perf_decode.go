@@ -100,37 +100,9 @@ type PrefillPoint struct {
 }
 
 // PrefillIdle is the TTFT of one request of n prompt tokens with nothing
-// else running: the prompt runs on one DP rank (attention and dense layers
-// are not split across DP), in chunks of maxBatched tokens, while its
-// routed experts are spread over the EP group.
+// else running: PrefillIdleCached with nothing cached.
 func (sm *StepModel) PrefillIdle(n, maxBatched int) PrefillPoint {
-	pt := PrefillPoint{InputTokens: n}
-	c := max(1, maxBatched)
-	full := n / c
-	var sum prefillSums
-	if full > exactChunks {
-		sum = sm.integrateChunks(full, c)
-		pt.Steps = full
-	} else {
-		for i := 0; i < full; i++ {
-			sum.add(sm.prefillChunk(i*c, c), 1)
-			pt.Steps++
-		}
-	}
-	if rest := n - full*c; rest > 0 {
-		sum.add(sm.prefillChunk(full*c, rest), 1)
-		pt.Steps++
-	}
-	pt.TTFTS, pt.InterBytesPerNode, pt.NetworkS, pt.ComputeS = sum.total, sum.inter, sum.net, sum.computeS
-	pt.GPUS, pt.KernelGapsS, pt.HostS = sum.gpu, sum.gaps, sum.host
-	pt.HostBetweenS, pt.LaunchS = sum.between, sum.launch
-	pt.Binding = bindingOf(sum.comp, sum.mem, sum.net)
-	if sum.host > max(sum.comp, sum.mem, sum.net) {
-		pt.Binding = "overhead"
-	} else if sum.gaps > max(sum.comp, sum.mem, sum.net) {
-		pt.Binding = "kernel_gaps"
-	}
-	return pt
+	return sm.PrefillIdleCached(n, 0, maxBatched)
 }
 
 // PrefillFloor is a lower bound of PrefillIdle(n, maxBatched).TTFTS from
@@ -143,14 +115,14 @@ func (sm *StepModel) PrefillIdle(n, maxBatched int) PrefillPoint {
 // equal on prompts of at most floorGroups chunks.
 func (sm *StepModel) PrefillFloor(n, maxBatched int) float64 {
 	c := max(1, maxBatched)
-	full := n / c
-	g := max(1, (full+floorGroups-1)/floorGroups)
+	k, last := chunking(n, c)
+	g := max(1, (k+floorGroups-1)/floorGroups)
 	var total float64
-	for i := 0; i < full; i += g {
-		total += float64(min(g, full-i)) * sm.prefillChunk(i*c, c).TotalS
+	for i := 0; i < k; i += g {
+		total += float64(min(g, k-i)) * sm.prefillChunk(i*c, c, false).TotalS
 	}
-	if rest := n - full*c; rest > 0 {
-		total += sm.prefillChunk(full*c, rest).TotalS
+	if last > 0 {
+		total += sm.prefillChunk(k*c, last, true).TotalS
 	}
 	return total
 }
@@ -166,16 +138,21 @@ const floorGroups = 32
 const exactChunks = 256
 
 // prefillChunk is the step of one chunk of c prompt tokens after p cached
-// ones, on an otherwise idle system.
-func (sm *StepModel) prefillChunk(p, c int) StepTime {
-	return sm.Step([]RankLoad{prefillLoad(float64(p), c)})
+// ones, on an otherwise idle system; final says it ends the prompt.
+func (sm *StepModel) prefillChunk(p, c int, final bool) StepTime {
+	return sm.Step([]RankLoad{prefillLoad(float64(p), c, final)})
 }
 
 // prefillLoad is a rank's load for a chunk of c prompt tokens after p
 // cached ones (p may be fractional, or below 0 at the edge of an
-// integral, where the prefix read is none).
-func prefillLoad(p float64, c int) RankLoad {
-	return RankLoad{PrefillTokens: float64(c), PrefillPairs: float64(c) * (p + float64(c+1)/2), PrefillPrefix: max(0, p), PrefillSeqs: 1}
+// integral, where the prefix read is none); final says the chunk ends its
+// prompt (RankLoad.PrefillFinal).
+func prefillLoad(p float64, c int, final bool) RankLoad {
+	l := RankLoad{PrefillTokens: float64(c), PrefillPairs: float64(c) * (p + float64(c+1)/2), PrefillPrefix: max(0, p), PrefillSeqs: 1}
+	if final {
+		l.PrefillFinal = 1
+	}
+	return l
 }
 
 // prefillSums are the sums PrefillIdle reports over a prompt's chunks.
@@ -199,12 +176,12 @@ func (s *prefillSums) add(st StepTime, w float64) {
 	s.launch += w * st.LaunchS
 }
 
-// integrateChunks sums the steps of k full chunks of c tokens (chunk i at
-// prefix i·c) as ∫ over [−½, k−½] of the step at a real chunk index, by
+// integrateChunks sums the steps of k full chunks of c tokens, none of
+// them the prompt's last (chunk i at prefix base + i·c), as ∫ over [−½, k−½] of the step at a real chunk index, by
 // composite Simpson on chunkPanels panels: the step is a roofline of
 // terms linear in the prefix, so the integral of the few kinks is all the
 // error (a relative 1e-4 or less on the prompts tested).
-func (sm *StepModel) integrateChunks(k, c int) prefillSums {
+func (sm *StepModel) integrateChunks(base, k, c int) prefillSums {
 	var sum prefillSums
 	h := float64(k) / chunkPanels
 	for j := 0; j <= chunkPanels; j++ {
@@ -216,7 +193,7 @@ func (sm *StepModel) integrateChunks(k, c int) prefillSums {
 		case j%2 == 1:
 			w = 4
 		}
-		sum.add(sm.Step([]RankLoad{prefillLoad(x*float64(c), c)}), w*h/3)
+		sum.add(sm.Step([]RankLoad{prefillLoad(float64(base)+x*float64(c), c, false)}), w*h/3)
 	}
 	return sum
 }

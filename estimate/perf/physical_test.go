@@ -83,7 +83,7 @@ func TestCrossNodeAllReduceCountsNodeBytesOnce(t *testing.T) {
 	if got := sm.tpAllReduce(msg); !perfNear(got, want, 1e-9) {
 		t.Fatalf("all-reduce of %.0f MB over TP16 on 2 nodes: %.3f ms, want %.3f ms", msg/1e6, got*1e3, want*1e3)
 	}
-	st := sm.prefillChunk(0, 2048)
+	st := sm.prefillChunk(0, 2048, true)
 	if st.TPS > 0.4 {
 		t.Errorf("a 2K prefill's all-reduces take %.2f s on TP16 over 8 × 400G per node; by hand ≈0.15 s", st.TPS)
 	}

@@ -202,7 +202,7 @@ func TestPrefillIdleIntegratesLongPrompts(t *testing.T) {
 			got := sm.PrefillIdle(n, c)
 			var exact prefillSums
 			for p := 0; p < n; p += c {
-				exact.add(sm.prefillChunk(p, min(c, n-p)), 1)
+				exact.add(sm.prefillChunk(p, min(c, n-p), p+c >= n), 1)
 			}
 			for _, f := range []struct {
 				what      string

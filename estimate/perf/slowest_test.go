@@ -30,7 +30,7 @@ func TestSlowestRankIsTheMax(t *testing.T) {
 		for _, l := range loads {
 			want = max(want, sm.rankTime(l, nil))
 		}
-		_, got := sm.slowestRank([]RankRun{{Loads: loads, N: 1}}, nil)
+		_, got := sm.slowestRank([]RankRun{{Loads: loads, N: 1}}, nil, float64(sm.S.PP))
 		if got != want {
 			t.Fatalf("trial %d: slowest rank %.9g s, max over the ranks %.9g s", trial, got, want)
 		}

@@ -22,6 +22,10 @@ type RankLoad struct {
 	PrefillPrefix float64
 	// PrefillSeqs is the number of prefill chunks (each samples a token).
 	PrefillSeqs float64
+	// PrefillFinal is how many of those chunks end their prompt; the others
+	// have more of it to come, which vLLM schedules in the next micro-batch
+	// (RankLoad.stageLoad). 0 counts every chunk as one with more to come.
+	PrefillFinal float64
 }
 
 // Tokens is the number of token positions the rank pushes through the
@@ -38,7 +42,7 @@ func (l RankLoad) within(m RankLoad) bool {
 }
 
 func (l RankLoad) scaled(f float64) RankLoad {
-	return RankLoad{l.DecodeSeqs * f, l.DecodeCtx * f, l.PrefillTokens * f, l.PrefillPairs * f, l.PrefillPrefix * f, l.PrefillSeqs * f}
+	return RankLoad{l.DecodeSeqs * f, l.DecodeCtx * f, l.PrefillTokens * f, l.PrefillPairs * f, l.PrefillPrefix * f, l.PrefillSeqs * f, l.PrefillFinal * f}
 }
 
 // StepTime is one engine step, split into the terms the report shows.
@@ -150,7 +154,7 @@ func (sm *StepModel) StepRuns(runs []RankRun) StepTime {
 // maximum left half of the ranks to be priced. The result is the same
 // (the largest rankTime over the ranks); which of two different loads of
 // exactly equal time is returned may differ.
-func (sm *StepModel) slowestRank(runs []RankRun, c *gemmSplitCache) (RankLoad, float64) {
+func (sm *StepModel) slowestRank(runs []RankRun, c *gemmSplitCache, pp float64) (RankLoad, float64) {
 	var busiest RankLoad
 	found := false
 	for _, r := range runs {
@@ -166,7 +170,7 @@ func (sm *StepModel) slowestRank(runs []RankRun, c *gemmSplitCache) (RankLoad, f
 	if !found {
 		return RankLoad{}, 0
 	}
-	p := frontier{sm: sm, c: c, pp: float64(sm.S.PP)}
+	p := frontier{sm: sm, c: c, pp: pp}
 	p.price(busiest)
 	for _, r := range runs {
 		if r.N <= 0 {
@@ -183,8 +187,8 @@ func (sm *StepModel) slowestRank(runs []RankRun, c *gemmSplitCache) (RankLoad, f
 	return p.worstLoad, p.worst
 }
 
-// soleLoad is the one rank load of runs (a PP stage's share of it, as
-// slowestRank gives it) when they hold exactly one: slowestRank would
+// soleLoad is the one rank load of runs (its busiest micro-batch through
+// pp stages, RankLoad.stageLoad, as slowestRank gives it) when they hold exactly one: slowestRank would
 // price it only to return it, and an engine of one DP rank steps through
 // a simulation this way, every step.
 func soleLoad(runs []RankRun, pp float64) (RankLoad, bool) {
@@ -205,10 +209,7 @@ func soleLoad(runs []RankRun, pp float64) (RankLoad, bool) {
 	if n != 1 {
 		return RankLoad{}, false
 	}
-	if pp > 1 {
-		sole = sole.scaled(1 / pp)
-	}
-	return sole, true
+	return sole.stageLoad(pp), true
 }
 
 // frontier is slowestRank's pricing: the first maxFrontier loads priced
@@ -218,7 +219,7 @@ func soleLoad(runs []RankRun, pp float64) (RankLoad, bool) {
 type frontier struct {
 	sm        *StepModel
 	c         *gemmSplitCache // nil: none
-	pp        float64
+	pp        float64         // pipeline stages (each load priced as its stageLoad)
 	front     [maxFrontier]RankLoad
 	nf, hit   int
 	worst     float64
@@ -228,9 +229,7 @@ type frontier struct {
 // price prices l unless a load of the front carries at least as much of
 // everything.
 func (p *frontier) price(l RankLoad) {
-	if p.pp > 1 {
-		l = l.scaled(1 / p.pp) // one of PP micro-batches
-	}
+	l = l.stageLoad(p.pp) // the busiest of the rank's micro-batches
 	if p.nf > 0 && l.within(p.front[p.hit]) {
 		return
 	}
@@ -272,7 +271,7 @@ func (sm *StepModel) stepWith(runs []RankRun, tt tokenTerms, m *StepMemo) StepTi
 	c := m.gemmCache(sm)
 	worstLoad, ok := soleLoad(runs, pp)
 	if !ok {
-		worstLoad, _ = sm.slowestRank(runs, c)
+		worstLoad, _ = sm.slowestRank(runs, c, pp)
 	}
 	sm.rankTimeC(worstLoad, &st, c)
 	// The experts' roof adds to the slowest rank's, in that order.
@@ -308,7 +307,7 @@ func (sm *StepModel) stepWith(runs []RankRun, tt tokenTerms, m *StepMemo) StepTi
 	// one (no CUDA graph) overlaps the GPU's execution of those already
 	// launched, so the step takes the longer of the two.
 	st.SpecDraftS = sm.draftTime(runs, m)
-	gpu := pp*stage + st.PPS + st.SpecDraftS
+	gpu := pipelineRound(pp, stage, st.PPS) + st.SpecDraftS
 	st.TotalS = tt.serial + max(tt.launch, gpu)
 	if s.OverlapHost {
 		st.TotalS = max(tt.serial+tt.launch, gpu)

@@ -18,7 +18,7 @@ type tokenTerms struct {
 
 // tokenTermsOf works out the tokenTerms of a step.
 func (sm *StepModel) tokenTermsOf(runs []RankRun) tokenTerms {
-	frac := 1 / float64(sm.S.PP)
+	frac := sm.microBatchFrac(runs)
 	sp := sm.spreadOf(runs, frac)
 	var t tokenTerms
 	sm.expertTimeCall(sp.total, sm.dpGraphTokens(runs, sp), &t.expert)
@@ -109,7 +109,7 @@ func (sm *StepModel) stepMemo(runs []RankRun, m *StepMemo) StepTime {
 		for _, r := range runs {
 			m.key = append(m.key, float64(r.N), float64(len(r.Loads)))
 			for _, l := range r.Loads {
-				m.key = append(m.key, l.DecodeSeqs, l.PrefillTokens, l.PrefillSeqs)
+				m.key = append(m.key, l.DecodeSeqs, l.PrefillTokens, l.PrefillSeqs, l.PrefillFinal)
 			}
 		}
 		m.recall(sm, runs)
@@ -152,16 +152,21 @@ func (m *StepMemo) scratchRuns(runs []RankRun) []RankRun {
 func (m *StepMemo) holds(runs []RankRun) bool {
 	i := 0
 	for _, r := range runs {
-		if i+2+3*len(r.Loads) > len(m.key) || m.key[i] != float64(r.N) || m.key[i+1] != float64(len(r.Loads)) {
+		if i+2+memoFields*len(r.Loads) > len(m.key) || m.key[i] != float64(r.N) || m.key[i+1] != float64(len(r.Loads)) {
 			return false
 		}
 		i += 2
 		for _, l := range r.Loads {
-			if m.key[i] != l.DecodeSeqs || m.key[i+1] != l.PrefillTokens || m.key[i+2] != l.PrefillSeqs {
+			if m.key[i] != l.DecodeSeqs || m.key[i+1] != l.PrefillTokens || m.key[i+2] != l.PrefillSeqs || m.key[i+3] != l.PrefillFinal {
 				return false
 			}
-			i += 3
+			i += memoFields
 		}
 	}
 	return i == len(m.key)
 }
+
+// memoFields is how many of a rank load's counts StepMemo.key holds:
+// DecodeSeqs, PrefillTokens, PrefillSeqs and PrefillFinal (the last sets
+// the step's micro-batches under PP, microBatches).
+const memoFields = 4

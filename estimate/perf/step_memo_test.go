@@ -43,7 +43,7 @@ func TestStepMemoRecallsEarlierCounts(t *testing.T) {
 			runs := []RankRun{{Loads: loads, N: 1}}
 			if sole, ok := soleLoad(runs, float64(lay.pp)); ok != (lay.dp == 1) {
 				t.Fatalf("DP %d: soleLoad found one load: %v", lay.dp, ok)
-			} else if slow, _ := sm.slowestRank(runs, nil); ok && sole != slow {
+			} else if slow, _ := sm.slowestRank(runs, nil, float64(lay.pp)); ok && sole != slow {
 				t.Fatalf("TP %d PP %d step %d: soleLoad %+v, slowestRank %+v", lay.tp, lay.pp, step, sole, slow)
 			}
 			if got, want := sm.StepRunsMemo(runs, &memo), sm.StepRuns(runs); got != want {

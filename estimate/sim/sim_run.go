@@ -522,6 +522,9 @@ func (s *simulator) addToLoad(l *perf.RankLoad, r *simReq, n int) {
 		l.PrefillPairs += c * (p + (c+1)/2)
 		l.PrefillPrefix += p
 		l.PrefillSeqs++
+		if r.done+n >= r.prompt {
+			l.PrefillFinal++ // the prompt's last chunk: one micro-batch under PP
+		}
 		return
 	}
 	l.DecodeSeqs++

@@ -74,8 +74,7 @@ func Predict(in *input.Input, kvTokensPerRank int64, kvSeqsPerRank int, opt Opti
 	p.GEMMPrecision, p.AttentionPrecision = s.Precisions()
 	p.FLOPs = sm.FLOPsInfo(in)
 	for _, n := range perfInputLengths(in) {
-		pt := sm.PrefillIdle(computedPrompt(in, n), max(1, in.MaxNumBatchedTokens))
-		pt.InputTokens = n // the prompt; its cached prefix is not computed (computedPrompt)
+		pt := idlePrefill(sm, in, n) // the prompt; its cached prefix is read, not computed
 		p.Prefill = append(p.Prefill, pt)
 	}
 	if kvTokensPerRank > 0 {
@@ -312,7 +311,7 @@ func scenarioConfig(in *input.Input, sm *perf.StepModel, kvTokens int64, inputTo
 	// Stagger closed-loop sessions over one request's duration at the load
 	// that runs (what the batches hold, not the sessions queued behind
 	// them) so they do not start in lock-step.
-	pf := sm.PrefillIdle(computedPrompt(in, inputTokens), max(1, in.MaxNumBatchedTokens)).TTFTS
+	pf := idlePrefill(sm, in, inputTokens).TTFTS
 	running := min(max(1, sessions), sm.S.DP*sim.RunSlots(cfg))
 	dp, _ := sm.DecodeAt(running, float64(inputTokens)+float64(w.OutputTokens)/2)
 	cfg.StaggerS = pf + float64(w.OutputTokens)*dp.TPOTS

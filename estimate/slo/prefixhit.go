@@ -42,11 +42,10 @@ func ComputedPrompt(in *input.Input, n int) int { return computedPrompt(in, n) }
 
 // computedPrompt is how many of a prompt of n tokens a request computes
 // once the cached prefix serves its share (sim.PromptHit: whole blocks, at
-// most n − 1): what check's idle prefills and TTFT bounds price. Those
-// then leave out the computed tokens' attention over the cached prefix,
-// a small part of a prefill step (estimate/pd/promptreuse.go: ~7% of a
-// 5,000-token gpt-oss-120b step on H100 TP4), which the simulation does
-// charge. Blocks are the simulator's first cache group's: block_size
+// most n − 1): what check's idle prefills (idlePrefill, which charges the
+// computed tokens' attention over the cached prefix as the simulation
+// does) and TTFT floors (bestTTFT, a fresh prompt of this length: a lower
+// bound) price. Blocks are the simulator's first cache group's: block_size
 // tokens, times the DCP size with decode context parallelism (a GPU
 // holds one block per block × DCP tokens, memory.SeqCost; vLLM hashes
 // blocks of that size then: vllm/v1/core/sched/scheduler.py and

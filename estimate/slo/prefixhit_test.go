@@ -26,7 +26,7 @@ func prefixInput(t *testing.T, rate float64, args ...string) Prediction {
 // TestPrefixHitRateSpec: at hit rate 0.5 a 2,050-token prompt finds
 // 1,024 tokens cached (1,025 rounded down to 64 blocks of 16) and
 // computes 1,026: the idle TTFT is the step model's prefill of 1,026
-// tokens, the simulated TTFT falls and the prefill-bound throughput rises;
+// tokens after a 1,024-token cached prefix, the simulated TTFT falls and the prefill-bound throughput rises;
 // the note and the TTFT explanation name the rate and the computed share.
 // With --no-enable-prefix-caching the rate changes nothing.
 func TestPrefixHitRateSpec(t *testing.T) {
@@ -34,9 +34,14 @@ func TestPrefixHitRateSpec(t *testing.T) {
 	off := prefixInput(t, 0.5, "--no-enable-prefix-caching")
 	in := adviceInput(t, "../../examples/llama-3.1-70b-8xa100.yaml", nil)
 	sm := perf.NewStepModel(perf.SetupFromInput(&in))
-	want := sm.PrefillIdle(1026, max(1, in.MaxNumBatchedTokens)).TTFTS
+	want := sm.PrefillIdleCached(2050, 1024, max(1, in.MaxNumBatchedTokens)).TTFTS
 	if got := hit.Performance.Prefill[0]; got.InputTokens != 2050 || got.TTFTS != want {
-		t.Errorf("idle prefill at 0.5: %d tokens in %v s, want 2,050 in PrefillIdle(1,026) = %v s", got.InputTokens, got.TTFTS, want)
+		t.Errorf("idle prefill at 0.5: %d tokens in %v s, want 2,050 in PrefillIdleCached(2,050, 1,024) = %v s", got.InputTokens, got.TTFTS, want)
+	}
+	// The 1,026 new tokens attend to the 1,024 cached ones too (qa44b F5):
+	// dearer than a fresh prompt of 1,026.
+	if fresh := sm.PrefillIdle(1026, max(1, in.MaxNumBatchedTokens)).TTFTS; want <= fresh {
+		t.Errorf("idle prefill after a 1,024-token hit %v s, a fresh 1,026-token prompt %v s: want the hit dearer", want, fresh)
 	}
 	if b, h := base.Performance.Prefill[0].TTFTS, hit.Performance.Prefill[0].TTFTS; h >= 0.6*b {
 		t.Errorf("idle TTFT %v at 0.5, %v at 0: want about half", h, b)

@@ -498,7 +498,7 @@ func ttftVerdict(in *input.Input, sm *perf.StepModel, p *Performance, kv int64, 
 	if v.Verdict == VerdictFail && idle.Binding == BindNetwork {
 		chunk := max(1, in.MaxNumBatchedTokens)
 		v.WouldPass = append(v.WouldPass, bandwidthFor(in, func(s *perf.StepModel) bool {
-			return s.PrefillIdle(computedPrompt(in, n), chunk).TTFTS <= target*math.Min(1, idle.TTFTS/math.Max(v.Predicted, 1e-9))
+			return s.PrefillIdleCached(n, n-computedPrompt(in, n), chunk).TTFTS <= target*math.Min(1, idle.TTFTS/math.Max(v.Predicted, 1e-9))
 		}, &v, ls.wp))
 	}
 	return v

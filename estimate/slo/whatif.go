@@ -189,7 +189,7 @@ func Alternatives(in *input.Input) []Alternative {
 		a.OutputTokPerS, a.TPOTS, a.Binding = pt.OutputTokPerS, pt.TPOTS, stepBinding(st)
 		a.IdleTTFTS = map[int]float64{}
 		for _, n := range perfInputLengths(in) {
-			a.IdleTTFTS[n] = sm.PrefillIdle(computedPrompt(&a.in, n), max(1, in.MaxNumBatchedTokens)).TTFTS
+			a.IdleTTFTS[n] = sm.PrefillIdleCached(n, n-computedPrompt(&a.in, n), max(1, in.MaxNumBatchedTokens)).TTFTS // the cached prefix read, not computed (idlePrefill)
 		}
 	}
 	return alts
@@ -300,7 +300,7 @@ func alternativePrediction(in *input.Input, a Alternative, v *Verdict) (float64,
 		// does (an assumption: screening every variant by its idle TTFT
 		// alone re-simulated variants that then failed, 0.06 s more CPU
 		// on the reference example with nothing more to say).
-		base := perf.NewStepModel(perf.SetupFromInput(in)).PrefillIdle(computedPrompt(in, n), max(1, in.MaxNumBatchedTokens)).TTFTS
+		base := idlePrefill(perf.NewStepModel(perf.SetupFromInput(in)), in, n).TTFTS
 		if base <= 0 {
 			return 0, false
 		}

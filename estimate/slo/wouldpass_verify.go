@@ -483,7 +483,7 @@ func (w *wouldPassCheck) judged(v *Verdict, e specEdit) (Verdict, bool) {
 		judge(&j, &c.in, TPOTRegime(&c.in), false, true)
 	case strings.HasPrefix(v.Name, "TTFT"):
 		sm := perf.NewStepModel(perf.SetupFromInput(&c.in))
-		idle := sm.PrefillIdle(n, max(1, c.in.MaxNumBatchedTokens)).TTFTS
+		idle := idlePrefill(sm, &c.in, n).TTFTS // the cached prefix read, not computed, as check prices it
 		judgeTTFT(&j, &c.in, strings.Fields(v.Name)[1], true, openLoad(&c.sc, idle))
 	default:
 		return Verdict{}, false
