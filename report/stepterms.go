@@ -26,7 +26,7 @@ func stepTermRows(st perf.StepTime, pp int, html bool) []stepTermRow {
 	if html {
 		dense, between, exposed = "GPU: dense projections", "host: work between steps", "network: exposed (not hidden by compute"+allCell(pp)+")"
 	}
-	return []stepTermRow{
+	rows := []stepTermRow{
 		{dense + stageParen(pp), st.DenseS, b.Dense.String()},
 		{"GPU: routed experts" + stageParen(pp), st.ExpertS, b.Experts.String()},
 		{"GPU: attention" + stageParen(pp), st.AttentionS, b.Attention.String()},
@@ -39,4 +39,10 @@ func stepTermRows(st perf.StepTime, pp int, html bool) []stepTermRow {
 		{"host: kernel launches (overlap the GPU)", st.LaunchS, b.Host.String()},
 		{"host: on the critical path", st.OverheadS, b.Host.String()},
 	}
+	for i := range rows {
+		if rows[i].s <= 0 {
+			rows[i].binding = "" // a term that takes no time binds nothing
+		}
+	}
+	return rows
 }
