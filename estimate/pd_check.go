@@ -138,7 +138,7 @@ func decodeQueuesForKV(vs []slo.Verdict, c *memory.Capacity) {
 	}
 	for i := range vs {
 		v := &vs[i]
-		if v.NotPredicted != "" || !strings.HasPrefix(v.Binding, "decode admission") && v.Binding != pd.BindDecode {
+		if v.NotPredicted != "" || !strings.Contains(v.Binding, "decode admission") && v.Binding != pd.BindDecode {
 			continue
 		}
 		if strings.Contains(v.Explanation, "the decode pool's KV cache binds") {

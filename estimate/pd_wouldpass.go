@@ -234,7 +234,7 @@ func pdWouldPass(d *resolve.Deployment, rep *pd.Report, vs []slo.Verdict, opt Pe
 			}
 		case v.Unit == "s" && strings.HasPrefix(v.Name, "TPOT"):
 			role = spec.RoleDecode
-		case v.Unit == "s" && v.Binding == pd.PartTransfer && sc != nil:
+		case v.Unit == "s" && v.Binding == pd.SideHandoff+": "+pd.PartTransfer && sc != nil:
 			got = append(got, a.fasterNIC(v, sc)...)
 		case v.Unit == "s" && strings.HasPrefix(v.Binding, "prefill"):
 			role = spec.RolePrefill
@@ -528,7 +528,9 @@ func (a *pdAdvisor) moreInstances(v *slo.Verdict, role string, base *pdEdit) []p
 		}
 	}
 	if best != nil && !(v.Unit == "tokens/s" && best.figure > ref || v.Unit != "tokens/s" && best.figure < ref) {
-		best.line += fmt.Sprintf(", the best of the %d such layouts that fit, not better than %s without them", fit, figure(v, ref))
+		// qa44c F7: no layout of the binding pool helps, so say what
+		// would (not evaluated) rather than leave only a worse layout.
+		best.line += fmt.Sprintf(", the best of the %d such layouts that fit, not better than %s without them; not evaluated: %s", fit, figure(v, ref), otherWords(v, role))
 	}
 	if best != nil {
 		*best = a.withSideEffects(*best, v, bestVs)
@@ -588,15 +590,7 @@ func (a *pdAdvisor) noMoreInstances(v *slo.Verdict, role string, r *resolve.Role
 	now := r.Deployment.Layout
 	why := fmt.Sprintf("the %s pool's %d GPUs hold no layout with more instances than now (%d × TP %d · DP %d) that fits the model and a KV block per GPU",
 		role, now.TotalGPUs(), now.ReplicaCount(), now.TP, now.DP)
-	other := "GPUs with more memory, or fewer sessions" // a TTFT the decode pool's admission binds
-	switch {
-	case role == spec.RolePrefill:
-		other = "more of the GPUs for the prefill pool (`vlaunch plan` tries the splits), or faster GPUs"
-	case v.Unit == "tokens/s":
-		other = "GPUs with more memory (more sessions decoding at once), or faster ones"
-	case strings.HasPrefix(v.Name, "TPOT"):
-		other = "faster GPUs, or fewer sessions (smaller decode batches)"
-	}
+	other := otherWords(v, role)
 	if kv := r.Deployment.Engine.KVCacheDType.Value; !strings.HasPrefix(kv, "fp8") {
 		e := pdEdit{fmt.Sprintf("disaggregation.%s.vllm.kv_cache_dtype: fp8", role), func(s *spec.Deployment) {
 			fp8 := "fp8"
@@ -613,6 +607,25 @@ func (a *pdAdvisor) noMoreInstances(v *slo.Verdict, role string, r *resolve.Role
 		}
 	}
 	return []pdClaim{{line: other + " (not evaluated): " + why, verdict: v.Name}}
+}
+
+// otherWords is what, not evaluated, moves verdict v's figure when the
+// pool of role cannot take more instances (noMoreInstances) or none it
+// can take does better (moreInstances).
+func otherWords(v *slo.Verdict, role string) string {
+	switch {
+	case role == spec.RolePrefill:
+		return "more of the GPUs for the prefill pool (`vlaunch plan` tries the splits), or faster GPUs"
+	case v.Unit == "tokens/s":
+		return "GPUs with more memory (more sessions decoding at once), or faster ones"
+	case strings.HasPrefix(v.Name, "TPOT"):
+		return "faster GPUs, or fewer sessions (smaller decode batches)"
+	case strings.HasPrefix(v.Binding, pd.BindDecode) && !strings.Contains(v.Binding, "KV cache"):
+		// the decode pool's step, not its KV, sets the admission wait
+		// and the first decode step
+		return "faster GPUs for the decode pool (its step sets the admission wait and the first decode step), or fewer sessions (smaller decode batches)"
+	}
+	return "GPUs with more memory, or fewer sessions" // a TTFT the decode pool's KV admission binds
 }
 
 // colocatedClaim is the colocated line: the same GPUs run colocated

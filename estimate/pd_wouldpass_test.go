@@ -226,7 +226,7 @@ func TestPDWouldPassFasterNIC(t *testing.T) {
 	for _, name := range []string{p50, p99} {
 		v := verdictNamed(r.SLO, name)
 		c, ok := nic[name]
-		if v == nil || v.Binding != "KV transfer" || !ok || !slices.Contains(v.WouldPass, c.line) {
+		if v == nil || v.Binding != "hand-off: KV transfer" || !ok || !slices.Contains(v.WouldPass, c.line) {
 			t.Fatalf("%s: %+v; faster-NIC claim %+v (found %t)", name, v, c, ok)
 		}
 		ed, ok := editPD(d, *c.edit)

@@ -45,6 +45,11 @@ type Prediction struct {
 	DCP int
 	// KVBytesPerToken is the KV one token costs on the GPU.
 	KVBytesPerToken int64
+	// LoggedKVTokens is the "GPU KV cache size" vLLM logs for avail bytes
+	// of KV memory, by the memory model check uses (a packed hybrid
+	// layout's rule, memory.KVLayout.ReportedTokens); nil, or ok false,
+	// where bytes per token give it (compare_packed.go).
+	LoggedKVTokens func(avail float64) (tokens int64, ok bool)
 	// SequenceBytes is the KV one sequence of n tokens holds, blocks and
 	// sliding-window layers counted as vLLM counts them.
 	SequenceBytes func(n int) int64
@@ -247,6 +252,9 @@ func (c comparer) budgetBreakdown() string {
 			known++
 		}
 	}
+	if w := c.weightsAloneExceed(); w != "" && (e.WeightsGiB == nil || *e.WeightsGiB < p.WeightsGiB) {
+		return c.explain([]string{w}, c.inputs)
+	}
 	if known < 4 {
 		msg := "the log does not state every term of vLLM's budget, so vlaunch cannot say which one differs"
 		if len(parts) > 0 {
@@ -270,6 +278,9 @@ func (c comparer) bytesPerToken() (Comparison, bool) {
 		err := (float64(c.p.KVBytesPerToken) - implied) / implied
 		row.Error = &err
 		row.Explanation = "logged: implied by the available memory over the tokens (rounded to whole blocks, so within a block's share)"
+		if _, packed, _ := c.loggedMemoryTokens(); packed {
+			row.Error, row.Explanation = nil, packedPerTokenWords // not like with like (compare_packed.go)
+		}
 	}
 	return row, true
 }
@@ -323,13 +334,20 @@ func (c comparer) loggedPoolTokens() (int64, bool) {
 }
 
 func (c comparer) tokensFromLoggedMemory() (Comparison, bool) {
-	pool, ok := c.loggedPoolTokens()
+	pool, packed, ok := c.loggedMemoryTokens()
 	logged, how, okLog := c.loggedTokens()
 	if !ok || !okLog || logged <= 0 {
 		return Comparison{}, false
 	}
 	dcp := c.p.dcp()
-	row := newRow("kv_cache_tokens_from_logged_memory", "tokens", float64(logged), float64(pool*int64(dcp)), TargetKVTokens)
+	row := newRow("kv_cache_tokens_from_logged_memory", "tokens", float64(logged), float64(pool), TargetKVTokens)
+	if packed {
+		row.Explanation = joinNonEmpty(how, packedWords)
+		if !*row.Within {
+			row.Explanation = c.explain([]string{row.Explanation}, c.kvCause())
+		}
+		return row, true
+	}
 	implied := *c.e.AvailableKVGiB * gib / (float64(logged) / float64(dcp))
 	row.Explanation = joinNonEmpty(how, fmt.Sprintf("KV bytes per token: %d predicted, %.0f implied by the log", c.p.KVBytesPerToken, implied))
 	if !*row.Within {

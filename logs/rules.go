@@ -112,6 +112,7 @@ func ruleTable() []rule {
 	rs = append(rs, weightRules()...)
 	rs = append(rs, budgetRules()...)
 	rs = append(rs, kvRules()...)
+	rs = append(rs, v1BlockRules()...)
 	rs = append(rs, graphRules()...)
 	rs = append(rs, backendRules()...)
 	rs = append(rs, rankRules()...)

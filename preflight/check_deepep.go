@@ -90,7 +90,7 @@ func checkGDRCopy(_ context.Context, e *env) Result {
 	const want = "gdrdrv module loaded"
 	mods, err := e.readFile("/proc/modules")
 	if err != nil {
-		return fail("cannot read /proc/modules (a container or sandbox may hide it)", want, "run preflight on the host itself; `lsmod | grep gdrdrv` shows the module")
+		return unchecked("cannot read /proc/modules (a container or sandbox may hide it)", want, "run preflight on the host itself; `lsmod | grep gdrdrv` shows the module")
 	}
 	for _, line := range strings.Split(string(mods), "\n") {
 		if strings.HasPrefix(line, "gdrdrv ") {
@@ -110,7 +110,7 @@ func checkMemlock(_ context.Context, e *env) Result {
 	const want = "unlimited (ulimit -l)"
 	limits, err := e.readFile("/proc/self/limits")
 	if err != nil {
-		return fail("cannot read /proc/self/limits: "+err.Error(), want, "")
+		return unchecked("cannot read /proc/self/limits: "+err.Error(), want, "run `ulimit -l` in the shell that starts vLLM")
 	}
 	soft := lockedMemorySoftLimit(string(limits))
 	if soft == "unlimited" {

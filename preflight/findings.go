@@ -7,7 +7,8 @@ import (
 )
 
 // Findings turns the warns and fails into diagnostics for the machine
-// formats (json, sarif, github): a fail is an error, a warn a warning;
+// formats (json, sarif, github): a fail is an error, a warn or a check
+// that could not run (Unchecked) a warning;
 // passes and skips are not findings. Each carries its check's code and the
 // spec field it compared the host with; the caller places them in the spec
 // file (spec.Deployment.Locate).
@@ -18,7 +19,7 @@ func (r Report) Findings() diag.Diagnostics {
 		switch res.Status {
 		case Fail:
 			sev = diag.Error
-		case Warn:
+		case Warn, Unchecked: // a check that could not run is a warning, not an error
 		default:
 			continue
 		}

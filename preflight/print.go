@@ -21,7 +21,7 @@ func WriteText(w io.Writer, r Report) error {
 			id += " (" + res.Pool + ")"
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\n", strings.ToUpper(res.Status.String()), id, oneLine(res.Found))
-		if res.Status == Warn || res.Status == Fail {
+		if res.Status == Warn || res.Status == Fail || res.Status == Unchecked {
 			if res.Expected != "" {
 				fmt.Fprintf(tw, "\t\texpected: %s\n", oneLine(res.Expected))
 			}

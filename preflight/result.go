@@ -16,11 +16,16 @@ import (
 type Status int
 
 // Statuses, ordered so that a larger value is worse (skip is neutral).
+// Unchecked is appended after Fail to keep the earlier values stable; it
+// is not worse than a fail: a check that could not read what it needs
+// (a container or sandbox hides /proc/modules) found nothing wrong and
+// nothing right, so it neither passes nor fails the run (Failed).
 const (
 	Skip Status = iota + 1
 	Pass
 	Warn
 	Fail
+	Unchecked
 )
 
 // String returns the lower-case name used in every output format.
@@ -34,6 +39,8 @@ func (s Status) String() string {
 		return "warn"
 	case Fail:
 		return "fail"
+	case Unchecked:
+		return "unchecked"
 	}
 	return "invalid"
 }
@@ -43,7 +50,7 @@ func (s Status) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
 // UnmarshalText reads a status name back (used by JSON consumers and tests).
 func (s *Status) UnmarshalText(b []byte) error {
-	for _, v := range []Status{Skip, Pass, Warn, Fail} {
+	for _, v := range []Status{Skip, Pass, Warn, Fail, Unchecked} {
 		if v.String() == string(b) {
 			*s = v
 			return nil
@@ -78,7 +85,8 @@ type Report struct {
 	Results []Result `json:"results"`
 }
 
-// Failed reports whether any check failed (exit code 1).
+// Failed reports whether any check failed (exit code 1). A check that
+// could not run (Unchecked) is not a failure: the summary counts it.
 func (r Report) Failed() bool { return r.Count(Fail) > 0 }
 
 // Count returns how many results have status s.
@@ -92,10 +100,16 @@ func (r Report) Count(s Status) int {
 	return n
 }
 
-// Summary returns "N passed, N warnings, N failed, N skipped" ("1 warning").
+// Summary returns "N passed, N warnings, N failed, N skipped" ("1 warning"),
+// then ", N could not be checked" when a check could not read what it
+// needs (Unchecked).
 func (r Report) Summary() string {
-	return fmt.Sprintf("%d passed, %s, %d failed, %d skipped",
+	s := fmt.Sprintf("%d passed, %s, %d failed, %d skipped",
 		r.Count(Pass), plural(r.Count(Warn), "warning", "warnings"), r.Count(Fail), r.Count(Skip))
+	if n := r.Count(Unchecked); n > 0 {
+		s += fmt.Sprintf(", %d could not be checked (not counted as failed)", n)
+	}
+	return s
 }
 
 // Get returns the result with the given id and whether it ran.
@@ -120,6 +134,7 @@ type reportJSON struct {
 func (r Report) jsonValue() reportJSON {
 	return reportJSON{Node: r.Node, Results: r.Results, Summary: map[string]int{
 		"pass": r.Count(Pass), "warn": r.Count(Warn), "fail": r.Count(Fail), "skip": r.Count(Skip),
+		"unchecked": r.Count(Unchecked),
 	}}
 }
 
@@ -141,3 +156,10 @@ func fail(found, expected, fix string) Result {
 }
 
 func skip(reason string) Result { return Result{Status: Skip, Found: reason} }
+
+// unchecked is a check that could not read what it needs (found says what
+// and why); fix says how to check it by hand. It is not a fail: the host
+// may well be right, preflight cannot see it from here.
+func unchecked(found, expected, fix string) Result {
+	return Result{Status: Unchecked, Found: "could not check: " + found, Expected: expected, Fix: fix}
+}

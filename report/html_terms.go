@@ -47,24 +47,16 @@ func stepTermTables(r *estimate.Report) []termsTable {
 	ms := func(s float64) string { return fmt.Sprintf("%.2f ms", s*1e3) }
 	st, pp := p.Decode.Step, r.Input.PP
 	step := termsTable{Caption: fmt.Sprintf("Decode step at %d sessions: %s, bound by %s", p.Decode.Concurrency, ms(st.TotalS), p.Decode.Point.Binding),
-		Head: []string{"term", "time"}}
-	for _, t := range []struct {
-		n string
-		v float64
-	}{{"GPU: dense projections (roofline" + stageCell(pp) + ")", st.DenseS}, {"GPU: routed experts (roofline" + stageCell(pp) + ")", st.ExpertS},
-		{"GPU: attention (roofline" + stageCell(pp) + ")", st.AttentionS},
-		{fmt.Sprintf("GPU: kernel gaps (%.0f kernels%s)", st.Kernels, allCell(pp)), st.KernelGapsS},
-		{"network: all-to-all" + stageParen(pp), st.A2AS}, {"network: TP all-reduce" + stageParen(pp), st.TPS}, {"network: PP hand-off", st.PPS},
-		{"network: exposed (not hidden by compute" + allCell(pp) + ")", st.ExposedNetworkS},
-		{"host: work between steps", st.HostS}, {"host: kernel launches (overlap the GPU)", st.LaunchS}, {"host: on the critical path", st.OverheadS}} {
-		step.Rows = append(step.Rows, []string{t.n, ms(t.v)})
+		Head: []string{"term", "time", "binding"}}
+	for _, t := range stepTermRows(st, pp, true) {
+		step.Rows = append(step.Rows, []string{t.name, ms(t.s), t.binding})
 	}
 	if st.DCPS > 0 {
-		step.Rows = append(step.Rows, []string{"network: decode context parallel gathers (in the exposed time)", ms(st.DCPS)})
+		step.Rows = append(step.Rows, []string{"network: decode context parallel gathers (in the exposed time)", ms(st.DCPS), st.Bindings.Network.String()})
 	}
 	f := p.Decode.Floors
-	step.Rows = append(step.Rows, []string{fmt.Sprintf("floor: weight read (%.1f GB per GPU)", f.WeightBytesPerGPU/1e9), ms(f.WeightReadS)},
-		[]string{"floor: compute", ms(f.ComputeS)}, []string{"floor: network", ms(f.NetworkS)})
+	step.Rows = append(step.Rows, []string{fmt.Sprintf("floor: weight read (%.1f GB per GPU)", f.WeightBytesPerGPU/1e9), ms(f.WeightReadS), ""},
+		[]string{"floor: compute", ms(f.ComputeS), ""}, []string{"floor: network", ms(f.NetworkS), ""})
 	out := []termsTable{step}
 	if len(p.Prefill) > 0 {
 		pre := termsTable{Caption: "Prefill on an idle system (TTFT of the engine alone)",

@@ -33,21 +33,20 @@ func writePerfMarkdown(w io.Writer, r *estimate.Report) {
 
 func writeDecodeMarkdown(w io.Writer, p *slo.Performance, pp int) {
 	d := p.Decode
-	fmt.Fprintf(w, "\nDecode at %d sessions (%d per rank): step **%.1f ms**, %.0f output tokens/s, %s-bound.\n\n| term | ms |\n|---|---:|\n",
+	fmt.Fprintf(w, "\nDecode at %d sessions (%d per rank): step **%.1f ms**, %.0f output tokens/s, %s-bound.\n\n| term | ms | binding |\n|---|---:|---|\n",
 		d.Concurrency, d.Point.SeqsPerRank, d.Step.TotalS*1e3, d.Point.OutputTokPerS, d.Point.Binding)
 	st := d.Step
+	for _, t := range stepTermRows(st, pp, false) {
+		fmt.Fprintf(w, "| %s | %.2f | %s |\n", t.name, t.s*1e3, t.binding)
+	}
 	for _, t := range []struct {
 		n string
 		v float64
-	}{{"GPU: dense (roofline" + stageCell(pp) + ")", st.DenseS}, {"GPU: routed experts (roofline" + stageCell(pp) + ")", st.ExpertS}, {"GPU: attention (roofline" + stageCell(pp) + ")", st.AttentionS},
-		{fmt.Sprintf("GPU: kernel gaps (%.0f kernels%s)", st.Kernels, allCell(pp)), st.KernelGapsS},
-		{"network: all-to-all" + stageParen(pp), st.A2AS}, {"network: TP all-reduce" + stageParen(pp), st.TPS}, {"network: PP hand-off", st.PPS}, {"network: exposed" + allParen(pp), st.ExposedNetworkS},
-		{"host: between steps", st.HostS}, {"host: kernel launches (overlap the GPU)", st.LaunchS}, {"host: on the critical path", st.OverheadS},
-		{"floor: weight read", d.Floors.WeightReadS}, {"floor: compute", d.Floors.ComputeS}, {"floor: network", d.Floors.NetworkS}} {
-		fmt.Fprintf(w, "| %s | %.2f |\n", t.n, t.v*1e3)
+	}{{"floor: weight read", d.Floors.WeightReadS}, {"floor: compute", d.Floors.ComputeS}, {"floor: network", d.Floors.NetworkS}} {
+		fmt.Fprintf(w, "| %s | %.2f | |\n", t.n, t.v*1e3)
 	}
 	if st.DCPS > 0 {
-		fmt.Fprintf(w, "| network: decode context parallel gathers (in exposed) | %.2f |\n", st.DCPS*1e3)
+		fmt.Fprintf(w, "| network: decode context parallel gathers (in exposed) | %.2f | %s |\n", st.DCPS*1e3, st.Bindings.Network)
 	}
 	fmt.Fprintf(w, "\n| sessions | TPOT ms | output tok/s | binding |\n|---:|---:|---:|---|\n")
 	for _, c := range d.Curve {

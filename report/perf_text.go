@@ -204,10 +204,13 @@ func stepTerms(st perf.StepTime, pp int) string {
 	// it read as attention's ("attention 0.9 ms (compute 0.5 / memory
 	// 12.3 ms)" on GLM-5), so it says whose it is.
 	stage, all, perStage := stageWords(pp)
-	terms := fmt.Sprintf("GPU%s: dense %.1f ms · experts %.1f ms · attention %.1f ms (the three: compute %.1f / memory %.1f ms alone) · kernel gaps %.1f ms (%.0f kernels%s)"+
-		" · network: all-to-all %.1f ms%s · TP %.1f ms%s · PP %.1f ms (exposed %.1f ms%s) · host: between steps %.1f ms, launches %.1f ms (on the critical path %.1f ms)",
-		stage, st.DenseS*1e3, st.ExpertS*1e3, st.AttentionS*1e3, st.ComputeS*1e3, st.MemoryS*1e3, st.KernelGapsS*1e3, st.Kernels, all,
-		st.A2AS*1e3, perStage, st.TPS*1e3, perStage, st.PPS*1e3, st.ExposedNetworkS*1e3, all, st.HostS*1e3, st.LaunchS*1e3, st.OverheadS*1e3)
+	// Each term's binding in brackets (perf.StepTime.Bindings; qa44c F12).
+	b := st.Bindings
+	terms := fmt.Sprintf("GPU%s: dense %.1f ms%s · experts %.1f ms%s · attention %.1f ms%s (the three: compute %.1f / memory %.1f ms alone) · kernel gaps %.1f ms (%.0f kernels%s)%s"+
+		" · network: all-to-all %.1f ms%s · TP %.1f ms%s · PP %.1f ms (exposed %.1f ms%s)%s · host: between steps %.1f ms, launches %.1f ms (on the critical path %.1f ms)%s",
+		stage, st.DenseS*1e3, bracket(b.Dense), st.ExpertS*1e3, bracket(b.Experts), st.AttentionS*1e3, bracket(b.Attention), st.ComputeS*1e3, st.MemoryS*1e3,
+		st.KernelGapsS*1e3, st.Kernels, all, bracket(b.KernelGaps),
+		st.A2AS*1e3, perStage, st.TPS*1e3, perStage, st.PPS*1e3, st.ExposedNetworkS*1e3, all, bracket(b.Network), st.HostS*1e3, st.LaunchS*1e3, st.OverheadS*1e3, bracket(b.Host))
 	if st.SpecDraftS > 0 {
 		terms += fmt.Sprintf(" · draft passes %.1f ms", st.SpecDraftS*1e3)
 	}
@@ -215,6 +218,15 @@ func stepTerms(st perf.StepTime, pp int) string {
 		terms += fmt.Sprintf(" · decode context parallel gathers %.1f ms (network, in the exposed time)", st.DCPS*1e3)
 	}
 	return terms
+}
+
+// bracket is a term's binding as the text prints it after the term's
+// time: " [HBM (roofline)]", "" for none.
+func bracket(b perf.TermBinding) string {
+	if b == perf.TermNone {
+		return ""
+	}
+	return " [" + b.String() + "]"
 }
 
 // prefillTerms splits an idle prefill's TTFT into its terms, the host's

@@ -152,9 +152,15 @@ func (d *Deployment) releaseBatchDefaults() (seqs, toks int, why string) {
 	if u := d.Release.BatchDefaultsUnverified(d.GPU.Name, d.GPU.MemoryGiB()); u != "" {
 		why += " (" + u + ")"
 	}
-	if d.Release.EngineEra().V0Default() {
+	// VLLM_USE_V1 in vllm.env picks the engine where the release reads it
+	// (qa44c F6: VLLM_USE_V1=1 on 0.7.x was still given V0's defaults).
+	switch era := d.Release.EngineEraWithEnv(d.Engine.Env); {
+	case era.V0Default():
 		seqs, toks = legacyV0BatchDefaults(d.Engine.MaxModelLen.Value)
 		why = "vLLM V0 engine default"
+	case d.Release.EngineEra().V0Default():
+		seqs, toks = vllm.V1OptInBatchDefaults(true)
+		why = "vLLM " + d.Version.Value + " V1 engine default (" + vllm.UseV1Env + "=1 in vllm.env)"
 	}
 	return seqs, toks, why
 }

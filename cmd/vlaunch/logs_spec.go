@@ -81,5 +81,10 @@ func predictionOf(in *estimate.Input, m memory.Report) logs.Prediction {
 		KVBytesPerToken: s.KV.BytesPerToken,
 		SequenceBytes:   func(n int) int64 { return s.KV.SequenceBytes(n, in.BlockSize) },
 		OneSequenceFits: m.Capacity.OneSequenceFits,
+		// the memory model's count of the logged quantity (qa44c F5)
+		LoggedKVTokens: func(avail float64) (int64, bool) {
+			asConc, _ := in.Release().KVTokensAsConcurrency()
+			return s.KV.ReportedTokens(avail, in.MaxModelLen, asConc == vllm.Present)
+		},
 	}
 }

@@ -133,8 +133,8 @@ func TestQA41DecodeKVHoldsTheSessions(t *testing.T) {
 		t.Errorf("TTFT mean %.2f s, Little's law gives %d ÷ %.3f − 999 × %.1f ms = %.2f s", s.TTFT.Mean, s.Sessions, s.RequestsPerS, 1e3*s.TPOT.Mean, want)
 	}
 	p := s.TTFTParts
-	if largestPart(p) != "decode admission" || p.PrefillQueueS > 3 {
-		t.Errorf("largest part %s, prefill queue %.2f s: want the decode admission, the prefill queue about a second (%+v)", largestPart(p), p.PrefillQueueS, p)
+	if b, _ := ttftBinding(p); b != "decode pool: decode admission" || p.PrefillQueueS > 3 {
+		t.Errorf("largest part %s, prefill queue %.2f s: want the decode admission, the prefill queue about a second (%+v)", b, p.PrefillQueueS, p)
 	}
 	if s.LoopQueueS <= 0 || s.LoopQueueS > p.DecodeAdmitS {
 		t.Errorf("Little's law's decode wait %.2f s, want within the decode admission %.2f s", s.LoopQueueS, p.DecodeAdmitS)
@@ -160,7 +160,7 @@ func TestQA41DecodeKVHoldsTheSessions(t *testing.T) {
 	for _, v := range verdicts {
 		if strings.HasPrefix(v.Name, "TTFT") {
 			found = true
-			if v.Binding != "decode admission: the decode pool's KV cache" || !strings.Contains(v.Explanation, "20 of the 64 sessions") {
+			if v.Binding != "decode pool: decode admission: the decode pool's KV cache" || !strings.Contains(v.Explanation, "20 of the 64 sessions") {
 				t.Errorf("%s: binding %q, explanation %q", v.Name, v.Binding, v.Explanation)
 			}
 		}

@@ -32,7 +32,7 @@ func TestPrefillQueueReason(t *testing.T) {
 		t.Errorf("dsv32: %+v at utilisation %.2f; want lock-step, stepping > 85%%, slots ≤ 30%%, a lock-step wait", *q, s.PrefillUtilization)
 	}
 	for _, v := range vs {
-		if strings.HasPrefix(v.Name, "TTFT") && (v.Binding != "prefill queue: "+QueueLockStep || !strings.Contains(v.Explanation, "lock-step wait")) {
+		if strings.HasPrefix(v.Name, "TTFT") && (v.Binding != "prefill pool: prefill queue: "+QueueLockStep || !strings.Contains(v.Explanation, "lock-step wait")) {
 			t.Errorf("%s: bound by %q: %s", v.Name, v.Binding, v.Explanation)
 		}
 		if strings.HasPrefix(v.Name, "throughput") && (!strings.Contains(v.Explanation, "token slots filled though stepping") || strings.Contains(v.Explanation, "no pool near saturation")) {

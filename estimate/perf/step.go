@@ -99,6 +99,9 @@ type StepTime struct {
 	// SpecDraftS is speculative decoding's draft passes (spec_draft.go).
 	SpecDraftS float64 `json:"spec_draft_s,omitempty"`
 	TotalS     float64 `json:"total_s"`
+	// Bindings is each term's binding, from the computation that priced
+	// it (termbinding.go).
+	Bindings TermBindings `json:"term_bindings"`
 	// fusedNorms is the RMSNorm kernels per stage the fused TP all-reduce
 	// takes in (networkTime): kernels the step does not run.
 	fusedNorms float64
@@ -281,6 +284,7 @@ func (sm *StepModel) stepWith(runs []RankRun, tt tokenTerms, m *StepMemo) StepTi
 	st.ComputeBoundS += e.ComputeBoundS
 	st.MemoryBoundS += e.MemoryBoundS
 	st.ExpertS = e.ExpertS
+	st.Bindings.Experts = e.Bindings.Experts
 	n := &tt.net
 	st.A2AS, st.TPS, st.PPS, st.InterBytesPerNode, st.IntraBytesPerGPU = n.A2AS, n.TPS, n.PPS, n.InterBytesPerNode, n.IntraBytesPerGPU
 	st.DCPS, st.PPInterBytesPerNode = n.DCPS, n.PPInterBytesPerNode
@@ -314,6 +318,7 @@ func (sm *StepModel) stepWith(runs []RankRun, tt tokenTerms, m *StepMemo) StepTi
 	}
 	st.OverheadS = st.TotalS - gpu
 	st.ExposedNetworkS = gpu - pp*roof - st.SpecDraftS
+	st.Bindings.KernelGaps, st.Bindings.Host, st.Bindings.Network = TermLaunch, TermHost, st.networkBinding()
 	return st
 }
 
@@ -487,6 +492,7 @@ func (sm *StepModel) rankTimeC(l RankLoad, st *StepTime, c *gemmSplitCache) floa
 		tc, tm := c.timeSplit(sm.gemms, tok, sampled, pk)
 		dense = max(tc+tm, act/hbm)
 		if st != nil {
+			st.Bindings.Dense = gemmTableBinding(tc, tm, act/hbm)
 			st.ComputeS += denseF / gemm
 			st.MemoryS += (sm.denseBytesGPU + act) / hbm
 			if tc+tm >= act/hbm {
@@ -503,23 +509,34 @@ func (sm *StepModel) rankTimeC(l RankLoad, st *StepTime, c *gemmSplitCache) floa
 			compute = fp4F/(s.HW.FP4FLOPS*s.gemmEff()) + (denseF-fp4F)/(s.HW.BF16FLOPS*s.gemmEff())
 		}
 		dense = roof(st, compute, (sm.denseBytesGPU+act)/hbm)
+		if st != nil {
+			st.Bindings.Dense = rooflineBinding(compute, (sm.denseBytesGPU+act)/hbm)
+		}
 	}
 	dense += sm.mhcTime(tok, st) // DeepSeek-V4's hyper-connections (mhc.go), in the dense term
 	idxF, idxB := sm.indexerCost(l)
 	// the decode part's compute time, worked out once for both roofs (the
 	// simulations price millions of steps)
 	decodeC := sm.attnFLOPs(l, true) / (s.attnFLOPS(true) * s.Eff.Attention)
-	attn := roof(st, decodeC+sm.fa2MixedDecodeS(l)+
-		sm.attnFLOPs(l, false)/(s.attnFLOPS(false)*s.Eff.prefillAttnEff(prefillSpan(l)))+idxF/(s.indexerFLOPS()*s.Eff.Attention), (sm.kvBytes(l)+idxB)/hbm)
+	attnC := decodeC + sm.fa2MixedDecodeS(l) + sm.attnFLOPs(l, false)/(s.attnFLOPS(false)*s.Eff.prefillAttnEff(prefillSpan(l))) + idxF/(s.indexerFLOPS()*s.Eff.Attention)
+	attnM := (sm.kvBytes(l) + idxB) / hbm
+	attn := roof(st, attnC, attnM)
+	attnBind := rooflineBinding(attnC, attnM)
 	decodeRoof := max(decodeC, sm.kvBytesTokLayer*sm.layerCtx(l)/hbm)
+	floor := 0.0
 	if x, ok := sm.v4AttnFloor(l, decodeRoof); ok {
-		attn += x // DeepSeek-V4's FlashMLA sparse decode calls: v4floors.go
+		floor = x // DeepSeek-V4's FlashMLA sparse decode calls: v4floors.go
 	} else {
-		attn += sm.attnFixed(l)
+		floor = sm.attnFixed(l)
 	}
+	if floor > attn {
+		attnBind = TermAttnKernelFloor // the measured calls' fixed cost outlasts the roofline
+	}
+	attn += floor
 	attn += sm.windowedExtra(l) // windowed layers past their window: swafloor.go
 	if st != nil {
 		st.DenseS, st.AttentionS = dense, attn
+		st.Bindings.Attention = attnBind
 	}
 	return dense + attn
 }
@@ -624,6 +641,7 @@ func (sm *StepModel) expertTimeCall(total, call float64, st *StepTime) {
 		compute = max(compute, sm.marlinFLOPs(total, call)/(s.gemmFLOPS()*s.marlinGEMMEff()))
 	}
 	st.ExpertS = roof(st, compute, memory) + sm.moeLayers*sm.sglangTritonFixedExcess()
+	st.Bindings.Experts = expertBinding(compute, memory, s.moeCurve() != nil, sm.expertStreamRate() > 0)
 }
 
 // moeRidge is the tokens per expert at which an expert GEMM's FLOPs per

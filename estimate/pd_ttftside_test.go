@@ -1,0 +1,44 @@
+package estimate
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/vlaunch/vlaunch/validate"
+)
+
+// TestPDTTFTAdviceFollowsTheBindingSide (qa44c F7): on the DeepSeek-V3
+// P/D example (32 × H20) the decode pool's admission and first step sum
+// 0.558 s of the 1.065 s mean TTFT, the prefill pool's queue and prompt
+// 0.453 s. The TTFT verdicts are bound by the decode pool, and what it
+// would take names the decode pool, never "more of the GPUs for the
+// prefill pool", which would take them from the pool that binds.
+func TestPDTTFTAdviceFollowsTheBindingSide(t *testing.T) {
+	d, ds, err := validate.File(filepath.Join("..", "examples", "deepseek-v3-pd-32xh20.yaml"))
+	if err != nil || ds.HasErrors() {
+		t.Fatal(err, ds)
+	}
+	r := CheckPD(d, PerfOptions{Seed: 1})
+	n := 0
+	for _, v := range r.SLO {
+		if !strings.HasPrefix(v.Name, "TTFT") || v.Verdict == "pass" {
+			continue
+		}
+		n++
+		if !strings.HasPrefix(v.Binding, "decode pool") || !strings.Contains(v.Explanation, "decode pool 0.558 s") {
+			t.Errorf("%s: bound by %q, want the decode pool: %s", v.Name, v.Binding, v.Explanation)
+		}
+		for _, w := range v.WouldPass {
+			if strings.Contains(w, "GPUs for the prefill pool") || strings.HasPrefix(w, "disaggregation.prefill") {
+				t.Errorf("%s: advice for the prefill pool although the decode pool binds: %s", v.Name, w)
+			}
+		}
+		if !strings.Contains(strings.Join(v.WouldPass, " "), "faster GPUs for the decode pool") {
+			t.Errorf("%s: advice %q does not name the decode pool's step", v.Name, v.WouldPass)
+		}
+	}
+	if n == 0 {
+		t.Fatal("no TTFT verdict short of its target: the example no longer exercises the binding")
+	}
+}
