@@ -1,0 +1,87 @@
+package catalog
+
+// LoRASlotSource cites what vLLM pre-allocates for one LoRA adapter slot.
+const LoRASlotSource = "vLLM v0.20.0 vllm/lora/model_manager.py (_create_lora_modules: from_layer(module, self.lora_slots, …) for every " +
+	"module utils.get_supported_lora_modules names: every LinearBase and FusedMoE, and the model class's embedding_modules) and " +
+	"vllm/lora/layers/base_linear.py (create_lora_weights: lora_a_stacked (max_loras, 1, rank, input_size) and lora_b_stacked " +
+	"(max_loras, 1, output_size, rank) per slice, rank/tp for column-parallel A and output/tp for row-parallel B with " +
+	"fully_sharded_loras), vocal_parallel_embedding.py (lora_a (max_loras, org_vocab_size, rank), lora_b (max_loras, 1, " +
+	"embedding_dim, rank)), logits_processor.py (lora_a (max_loras, 1, rank, hidden), lora_b (max_loras, 1, vocab_size, rank))"
+
+// loraEmbeddingArchitectures are the dense standard-attention classes
+// whose vLLM v0.20.0 model class declares embedding_modules (embed_tokens,
+// lm_head): their embedding and LM head take LoRA slots too (vLLM v0.20.0
+// vllm/model_executor/models/llama.py, qwen3.py, granite.py, …; qwen2.py
+// declares none). Other classes' were not read: their slots are counted
+// without the two.
+var loraEmbeddingArchitectures = map[string]bool{
+	"LlamaForCausalLM": true, "MistralForCausalLM": true, "Qwen3ForCausalLM": true,
+	"GraniteForCausalLM": true, "NemotronForCausalLM": true, "SolarForCausalLM": true,
+}
+
+// LoRASlot is what one GPU's LoRA slot depends on besides the model: the
+// tensor-parallel size, the decoder layers on the GPU's pipeline stage,
+// whether the stage holds the embedding (first) and the LM head (last),
+// the largest adapter rank (--max-lora-rank) and --fully-sharded-loras.
+type LoRASlot struct {
+	TP, Layers   int
+	First, Last  bool
+	Rank         int
+	FullySharded bool
+}
+
+// LoRASlotParams is the number of LoRA slot elements one GPU holds per
+// adapter slot (vLLM allocates max_loras of them at load, in lora_dtype),
+// and false when the model is not of the shape derived here. The shape is
+// a dense model with standard attention, per decoder layer (LoRASlotSource):
+//
+//	column-parallel qkv (3 slices) and gate_up (2 slices): A rank × hidden
+//	  each (rank/tp fully sharded), B q/tp + 2·kv/tp (at least one KV head
+//	  per rank: vLLM replicates KV heads when tp > kv heads) and 2·inter/tp
+//	  outputs × rank;
+//	row-parallel o and down: A rank × their input shard (q/tp, inter/tp),
+//	  B hidden (hidden/tp fully sharded) × rank;
+//
+// plus, for the classes of loraEmbeddingArchitectures, the embedding on
+// the first stage (A vocab × rank, B hidden × rank, whole on every rank)
+// and the LM head on the last (A rank × hidden, B vocab × rank). Experts
+// (FusedMoE LoRA since vLLM v0.11.1, PR #21229: vllm/lora/layers/
+// fused_moe.py is absent at v0.11.0), MLA and linear-attention layers take
+// other shapes and are not derived: false. At v0.11.0 the embedding and LM
+// head also carried lora_extra_vocab_size (256) rows per slot and the LM
+// head's B was padded to lora_vocab_padding_size; those few rows are left
+// out (v0.20.0's shapes).
+func (m *Model) LoRASlotParams(s LoRASlot) (float64, bool) {
+	if m == nil || m.NumExperts > 0 || m.IsMLA() || m.HiddenSize <= 0 || m.NumHeads <= 0 || m.IntermediateSize <= 0 || s.Rank <= 0 {
+		return 0, false
+	}
+	if m.LinearLayerCount() > 0 || m.Mamba != nil || m.HasLayerAttention() {
+		return 0, false // per-layer shapes differ from the uniform one derived here
+	}
+	tp := float64(max(s.TP, 1))
+	hd := m.HeadDim
+	if hd <= 0 {
+		hd = m.HiddenSize / m.NumHeads
+	}
+	h, r := float64(m.HiddenSize), float64(s.Rank)
+	q := float64(m.NumHeads*hd) / tp
+	kv := float64(max(1, m.NumKVHeads/max(s.TP, 1)) * hd)
+	inter := float64(m.IntermediateSize) / tp
+	aRank, bOut := r, h
+	if s.FullySharded {
+		aRank, bOut = r/tp, h/tp
+	}
+	column := 5*aRank*h + r*(q+2*kv+2*inter)
+	row := r*(q+inter) + 2*bOut*r
+	out := (column + row) * float64(max(s.Layers, 0))
+	if loraEmbeddingArchitectures[m.Architecture] && m.VocabSize > 0 {
+		v := float64(m.VocabSize)
+		if s.First {
+			out += v*r + h*r
+		}
+		if s.Last {
+			out += r*h + v*r
+		}
+	}
+	return out, true
+}

@@ -1,0 +1,110 @@
+package resolve
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/vlaunch/vlaunch/vllm"
+)
+
+// LoRA is the LoRA adapter serving vllm.extra_args asks for, each value
+// with its provenance: the spec's flag, or the release's default from
+// vLLM's flag table (vllm.Release.Flag). validate (SPEC142) and the memory
+// model read it; nothing else parses those flags.
+type LoRA struct {
+	// Enabled is --enable-lora.
+	Enabled Setting[bool]
+	// MaxLoras is --max-loras: the adapter slots vLLM pre-allocates.
+	MaxLoras Setting[int]
+	// MaxRank is --max-lora-rank: every slot is allocated at this rank.
+	MaxRank Setting[int]
+	// FullySharded is --fully-sharded-loras: column-parallel A and
+	// row-parallel B sharded over TP too.
+	FullySharded Setting[bool]
+	// DType is --lora-dtype (auto: the model's dtype).
+	DType Setting[string]
+	// Arg is the index in extra_args of the argument that turned LoRA on
+	// (-1: none), for diagnostics' paths.
+	Arg int
+}
+
+// SlotBytesPerElement is the bytes of one slot element: 2, since lora_dtype
+// auto is the model's activation dtype (bf16 or fp16) and the flag's other
+// choices are float16 and bfloat16 (vLLM v0.20.0 vllm/config/lora.py,
+// LoRADType).
+func (l LoRA) SlotBytesPerElement() float64 { return 2 }
+
+// ReadLoRA is resolveLoRA for a spec that does not assemble (validate
+// still reports LoRA then): the same reading, for release r named version.
+func ReadLoRA(r vllm.Release, version string, args []string) LoRA {
+	return resolveLoRA(r, version, args)
+}
+
+// resolveLoRA reads extra_args the way vLLM's argparse will (the last value
+// wins; "--flag value" and "--flag=value"; underscores as dashes), the
+// release's flag defaults filling what is not given.
+func resolveLoRA(r vllm.Release, version string, args []string) LoRA {
+	def := func(name, fallback string) (string, string) {
+		if f, ok := r.Flag(name); ok && f.Default != "" {
+			return f.Default, "vLLM " + version + " --" + name + " default"
+		}
+		return fallback, "vLLM's --" + name + " default (" + fallback + ")"
+	}
+	l := LoRA{Arg: -1}
+	_, why := def("enable-lora", "False")
+	l.Enabled = set(false, SourceRelease, why)
+	l.FullySharded = set(false, SourceRelease, "vLLM "+version+" --fully-sharded-loras default")
+	n, why := def("max-loras", "1")
+	l.MaxLoras = set(atoiOr(n, 1), SourceRelease, why)
+	n, why = def("max-lora-rank", "16")
+	l.MaxRank = set(atoiOr(n, 16), SourceRelease, why)
+	n, why = def("lora-dtype", "auto")
+	l.DType = set(n, SourceRelease, why)
+	for i, a := range args {
+		a = strings.TrimSpace(a)
+		name, val, inline := strings.Cut(a, "=")
+		name = "--" + strings.ReplaceAll(strings.TrimPrefix(name, "--"), "_", "-")
+		if !inline && i+1 < len(args) {
+			val = args[i+1]
+		}
+		switch name {
+		case "--enable-lora", "--no-enable-lora":
+			if b := vllm.ExtraArgBool([]string{name + tail(a)}, "--enable-lora"); b != nil {
+				l.Enabled, l.Arg = set(*b, SourceSpec, ""), i
+			}
+		case "--fully-sharded-loras", "--no-fully-sharded-loras":
+			if b := vllm.ExtraArgBool([]string{name + tail(a)}, "--fully-sharded-loras"); b != nil {
+				l.FullySharded = set(*b, SourceSpec, "")
+			}
+		case "--max-loras":
+			if v, err := strconv.Atoi(val); err == nil && v > 0 {
+				l.MaxLoras = set(v, SourceSpec, "")
+			}
+		case "--max-lora-rank":
+			if v, err := strconv.Atoi(val); err == nil && v > 0 {
+				l.MaxRank = set(v, SourceSpec, "")
+			}
+		case "--lora-dtype":
+			if !inline && strings.HasPrefix(val, "--") {
+				continue
+			}
+			l.DType = set(val, SourceSpec, "")
+		}
+	}
+	return l
+}
+
+// tail is a's "=value" part, "" without one.
+func tail(a string) string {
+	if _, v, ok := strings.Cut(a, "="); ok {
+		return "=" + v
+	}
+	return ""
+}
+
+func atoiOr(s string, fallback int) int {
+	if n, err := strconv.Atoi(s); err == nil {
+		return n
+	}
+	return fallback
+}
