@@ -67,6 +67,12 @@ func (d *Deployment) resolveEngine(e EngineSettings) error {
 		return fieldErr("parallelism", "tensor, pipeline and data parallel sizes must be positive", "")
 	}
 	eng.LoRA = resolveLoRA(d.Release, d.Version.Value, e.ExtraArgs)
+	if eng.LoRA.Storage == "" {
+		eng.LoRA.Storage = "bf16" // lora_dtype auto: the model's activation dtype
+		if eng.WeightsDType.Value == "fp16" || d.Model.TorchDType == "float16" {
+			eng.LoRA.Storage = "fp16"
+		}
+	}
 	d.resolveForLayout()
 	return d.resolveSpeculative(e.Speculative, e.Draft)
 }

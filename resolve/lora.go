@@ -21,8 +21,12 @@ type LoRA struct {
 	// FullySharded is --fully-sharded-loras: column-parallel A and
 	// row-parallel B sharded over TP too.
 	FullySharded Setting[bool]
-	// DType is --lora-dtype (auto: the model's dtype).
+	// DType is --lora-dtype as given or defaulted (auto: the model's dtype).
 	DType Setting[string]
+	// Storage is the slots' dtype, bf16 or fp16: DType, auto read as the
+	// model's activation dtype (vLLM v0.20.0 vllm/config/lora.py
+	// verify_with_model_config: lora_dtype auto → model_config.dtype).
+	Storage string
 	// Arg is the index in extra_args of the argument that turned LoRA on
 	// (-1: none), for diagnostics' paths.
 	Arg int
@@ -91,6 +95,7 @@ func resolveLoRA(r vllm.Release, version string, args []string) LoRA {
 			l.DType = set(val, SourceSpec, "")
 		}
 	}
+	l.Storage = map[string]string{"float16": "fp16", "bfloat16": "bf16"}[l.DType.Value]
 	return l
 }
 

@@ -36,6 +36,9 @@ func TestResolveLoRA(t *testing.T) {
 			l.Arg != c.arg || l.DType.Value != c.dtype || l.MaxLoras.From != c.slotsFrom || l.MaxRank.From != c.rankFrom {
 			t.Errorf("%s: got %+v", c.name, l)
 		}
+		if want := map[string]string{"bfloat16": "bf16"}[c.dtype]; l.Storage != want {
+			t.Errorf("%s: storage %q, want %q (auto is left to resolveEngine)", c.name, l.Storage, want)
+		}
 		if l.MaxRank.From == SourceRelease && !strings.Contains(l.MaxRank.Why, "0.20.0") {
 			t.Errorf("%s: release default does not name the release: %q", c.name, l.MaxRank.Why)
 		}
@@ -54,7 +57,7 @@ func TestLoRAResolvedFromSpec(t *testing.T) {
 	}
 	d.VLLM.ExtraArgs = append(d.VLLM.ExtraArgs, "--enable-lora", "--max-loras", "3")
 	r = mustResolve(t, d)
-	if l := r.Engine.LoRA; !l.Enabled.Value || l.MaxLoras.Value != 3 || l.MaxLoras.From != SourceSpec {
+	if l := r.Engine.LoRA; !l.Enabled.Value || l.MaxLoras.Value != 3 || l.MaxLoras.From != SourceSpec || l.Storage != "bf16" {
 		t.Fatalf("LoRA = %+v", l)
 	}
 	n := 0

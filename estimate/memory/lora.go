@@ -36,6 +36,6 @@ func loraTerm(in *input.Input, s Stage) (WeightTerm, bool) {
 	n := per * float64(l.MaxLoras.Value)
 	b := l.SlotBytesPerElement()
 	sh := share(CompLoRASlots, 0, n, fmt.Sprintf("%d LoRA slots of rank %d (%.2fM elements a slot on this GPU)", l.MaxLoras.Value, l.MaxRank.Value, per/1e6))
-	rule := DTypeRule{DType: "bf16", BytesPerParam: b, Why: "lora_dtype " + l.DType.Value + ": the model's 16-bit dtype (2 B)"}
+	rule := DTypeRule{DType: l.Storage, BytesPerParam: b, Why: "lora_dtype " + l.DType.Value + " (2 B)"}
 	return WeightTerm{Share: sh, DTypeRule: rule, GiB: n * b / GiB}, true
 }
