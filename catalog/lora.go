@@ -8,24 +8,40 @@ const LoRASlotSource = "vLLM v0.20.0 vllm/lora/model_manager.py (_create_lora_mo
 	"fully_sharded_loras), vocal_parallel_embedding.py (lora_a (max_loras, org_vocab_size, rank), lora_b (max_loras, 1, " +
 	"embedding_dim, rank)), logits_processor.py (lora_a (max_loras, 1, rank, hidden), lora_b (max_loras, 1, vocab_size, rank))"
 
-// loraEmbeddingArchitectures are the dense standard-attention classes
-// whose vLLM v0.20.0 model class declares embedding_modules (embed_tokens,
-// lm_head): their embedding and LM head take LoRA slots too (vLLM v0.20.0
-// vllm/model_executor/models/llama.py, qwen3.py, granite.py, …; qwen2.py
-// declares none). Other classes' were not read: their slots are counted
-// without the two.
-var loraEmbeddingArchitectures = map[string]bool{
-	"LlamaForCausalLM": true, "MistralForCausalLM": true, "Qwen3ForCausalLM": true,
-	"GraniteForCausalLM": true, "NemotronForCausalLM": true, "SolarForCausalLM": true,
+// loraEmbeddingSince are the dense standard-attention classes whose vLLM
+// model class declares embedding_modules (embed_tokens, lm_head), so that
+// their embedding and LM head take LoRA slots too, with the first release
+// whose class was read declaring them: llama.py (MistralForCausalLM
+// subclasses LlamaForCausalLM), granite.py, nemotron.py and solar.py at
+// v0.9.0, v0.11.0, v0.20.0 and v0.24.0; qwen3.py from v0.16.0 (absent at
+// every release tag v0.11.0 … v0.15.1, present v0.16.0 … v0.24.0). qwen2.py
+// declares none at those releases; other classes' were not read: their
+// slots are counted without the two (an undercount for those that do).
+var loraEmbeddingSince = map[string]string{
+	"LlamaForCausalLM": "0.9.0", "MistralForCausalLM": "0.9.0", "GraniteForCausalLM": "0.9.0",
+	"NemotronForCausalLM": "0.9.0", "SolarForCausalLM": "0.9.0", "Qwen3ForCausalLM": "0.16.0",
+}
+
+// LoRAEmbeddingSince is the first release read whose model class for m
+// makes the embedding and LM head LoRA-capable ("" when none read does);
+// resolve compares it with the deployment's release (resolve.LoRA.Embeddings).
+func (m *Model) LoRAEmbeddingSince() string {
+	if m == nil {
+		return ""
+	}
+	return loraEmbeddingSince[m.Architecture]
 }
 
 // LoRASlot is what one GPU's LoRA slot depends on besides the model: the
 // tensor-parallel size, the decoder layers on the GPU's pipeline stage,
 // whether the stage holds the embedding (first) and the LM head (last),
-// the largest adapter rank (--max-lora-rank) and --fully-sharded-loras.
+// whether the release's model class makes those two LoRA-capable
+// (Embeddings: LoRAEmbeddingSince), the largest adapter rank
+// (--max-lora-rank) and --fully-sharded-loras.
 type LoRASlot struct {
 	TP, Layers   int
 	First, Last  bool
+	Embeddings   bool
 	Rank         int
 	FullySharded bool
 }
@@ -42,7 +58,7 @@ type LoRASlot struct {
 //	row-parallel o and down: A rank × their input shard (q/tp, inter/tp),
 //	  B hidden (hidden/tp fully sharded) × rank;
 //
-// plus, for the classes of loraEmbeddingArchitectures, the embedding on
+// plus, with s.Embeddings (LoRAEmbeddingSince), the embedding on
 // the first stage (A vocab × rank, B hidden × rank, whole on every rank)
 // and the LM head on the last (A rank × hidden, B vocab × rank). Experts
 // (FusedMoE LoRA since vLLM v0.11.1, PR #21229: vllm/lora/layers/
@@ -74,7 +90,7 @@ func (m *Model) LoRASlotParams(s LoRASlot) (float64, bool) {
 	column := 5*aRank*h + r*(q+2*kv+2*inter)
 	row := r*(q+inter) + 2*bOut*r
 	out := (column + row) * float64(max(s.Layers, 0))
-	if loraEmbeddingArchitectures[m.Architecture] && m.VocabSize > 0 {
+	if s.Embeddings && m.VocabSize > 0 {
 		v := float64(m.VocabSize)
 		if s.First {
 			out += v*r + h*r

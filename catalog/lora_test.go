@@ -16,8 +16,6 @@ func TestLoRASlotParams(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	qwen2 := *llama
-	qwen2.Architecture = "Qwen2ForCausalLM" // declares no embedding_modules at v0.20.0
 	moe := *llama
 	moe.NumExperts = 8
 	mla := *llama
@@ -29,12 +27,12 @@ func TestLoRASlotParams(t *testing.T) {
 		want float64
 		ok   bool
 	}{
-		{"tp1 whole model", llama, LoRASlot{TP: 1, Layers: 32, First: true, Last: true, Rank: 64}, 167772160 + 2*8470528, true},
+		{"tp1 whole model", llama, LoRASlot{TP: 1, Layers: 32, First: true, Last: true, Embeddings: true, Rank: 64}, 167772160 + 2*8470528, true},
 		{"tp1 middle stage", llama, LoRASlot{TP: 1, Layers: 16, Rank: 64}, 167772160 / 2, true},
-		{"tp2 fully sharded", llama, LoRASlot{TP: 2, Layers: 32, First: true, Last: true, Rank: 64, FullySharded: true}, 83886080 + 2*8470528, true},
+		{"tp2 fully sharded", llama, LoRASlot{TP: 2, Layers: 32, First: true, Last: true, Embeddings: true, Rank: 64, FullySharded: true}, 83886080 + 2*8470528, true},
 		{"tp16 replicates kv heads", llama, LoRASlot{TP: 16, Layers: 1, Rank: 16},
 			5*16*4096 + 16*(256+2*128+2*896) + 16*(256+896) + 2*4096*16, true},
-		{"no embedding modules", &qwen2, LoRASlot{TP: 1, Layers: 32, First: true, Last: true, Rank: 64}, 167772160, true},
+		{"no embedding modules", llama, LoRASlot{TP: 1, Layers: 32, First: true, Last: true, Rank: 64}, 167772160, true},
 		{"experts not derived", &moe, LoRASlot{TP: 1, Layers: 32, Rank: 64}, 0, false},
 		{"mla not derived", &mla, LoRASlot{TP: 1, Layers: 32, Rank: 64}, 0, false},
 		{"no rank", llama, LoRASlot{TP: 1, Layers: 32}, 0, false},
@@ -44,6 +42,20 @@ func TestLoRASlotParams(t *testing.T) {
 		got, ok := c.m.LoRASlotParams(c.s)
 		if got != c.want || ok != c.ok {
 			t.Errorf("%s: LoRASlotParams = %v, %v; want %v, %v", c.name, got, ok, c.want, c.ok)
+		}
+	}
+}
+
+// TestLoRAEmbeddingSince: Llama's class declares LoRA-capable embeddings
+// at every release read, Qwen3's from v0.16.0, Qwen2's at none.
+func TestLoRAEmbeddingSince(t *testing.T) {
+	for id, want := range map[string]string{"meta-llama/Llama-3.1-8B-Instruct": "0.9.0", "Qwen/Qwen3-8B": "0.16.0", "Qwen/Qwen2.5-72B-Instruct": ""} {
+		m, err := LookupModel(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := m.LoRAEmbeddingSince(); got != want {
+			t.Errorf("%s (%s): %q, want %q", id, m.Architecture, got, want)
 		}
 	}
 }

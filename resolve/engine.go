@@ -67,6 +67,7 @@ func (d *Deployment) resolveEngine(e EngineSettings) error {
 		return fieldErr("parallelism", "tensor, pipeline and data parallel sizes must be positive", "")
 	}
 	eng.LoRA = resolveLoRA(d.Release, d.Version.Value, e.ExtraArgs)
+	eng.LoRA.Embeddings = loraEmbeddings(d.Model, d.Release)
 	if eng.LoRA.Storage == "" {
 		eng.LoRA.Storage = "bf16" // lora_dtype auto: the model's activation dtype
 		if eng.WeightsDType.Value == "fp16" || d.Model.TorchDType == "float16" {

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/vlaunch/vlaunch/catalog"
 	"github.com/vlaunch/vlaunch/vllm"
 )
 
@@ -27,6 +28,10 @@ type LoRA struct {
 	// model's activation dtype (vLLM v0.20.0 vllm/config/lora.py
 	// verify_with_model_config: lora_dtype auto → model_config.dtype).
 	Storage string
+	// Embeddings says the release's model class makes the embedding and
+	// LM head LoRA-capable, so they take slots too
+	// (catalog.Model.LoRAEmbeddingSince at or before the release).
+	Embeddings bool
 	// Arg is the index in extra_args of the argument that turned LoRA on
 	// (-1: none), for diagnostics' paths.
 	Arg int
@@ -39,9 +44,12 @@ type LoRA struct {
 func (l LoRA) SlotBytesPerElement() float64 { return 2 }
 
 // ReadLoRA is resolveLoRA for a spec that does not assemble (validate
-// still reports LoRA then): the same reading, for release r named version.
-func ReadLoRA(r vllm.Release, version string, args []string) LoRA {
-	return resolveLoRA(r, version, args)
+// still reports LoRA then): the same reading, for release r named version;
+// m is the model (nil: unknown, no embedding slots).
+func ReadLoRA(m *catalog.Model, r vllm.Release, version string, args []string) LoRA {
+	l := resolveLoRA(r, version, args)
+	l.Embeddings = m != nil && loraEmbeddings(m, r)
+	return l
 }
 
 // resolveLoRA reads extra_args the way vLLM's argparse will (the last value
@@ -97,6 +105,13 @@ func resolveLoRA(r vllm.Release, version string, args []string) LoRA {
 	}
 	l.Storage = map[string]string{"float16": "fp16", "bfloat16": "bf16"}[l.DType.Value]
 	return l
+}
+
+// loraEmbeddings reports whether release r's model class for m declares
+// LoRA-capable embeddings (catalog.Model.LoRAEmbeddingSince).
+func loraEmbeddings(m *catalog.Model, r vllm.Release) bool {
+	since, err := vllm.ParseVersion(m.LoRAEmbeddingSince())
+	return err == nil && r.Version.AtLeast(since)
 }
 
 // tail is a's "=value" part, "" without one.

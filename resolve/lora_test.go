@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vlaunch/vlaunch/catalog"
 	"github.com/vlaunch/vlaunch/vllm"
 )
 
@@ -68,5 +69,32 @@ func TestLoRAResolvedFromSpec(t *testing.T) {
 	}
 	if n != 5 {
 		t.Errorf("%d LoRA settings listed, want 5", n)
+	}
+}
+
+// TestLoRAEmbeddings: the embedding and LM head take slots where the
+// release's model class declares them LoRA-capable: Llama's at every
+// release read, Qwen3's from 0.16.0 (not at 0.15.1), Qwen2's never.
+func TestLoRAEmbeddings(t *testing.T) {
+	for _, c := range []struct {
+		model, version string
+		want           bool
+	}{
+		{"meta-llama/Llama-3.1-8B-Instruct", "0.11.0", true},
+		{"Qwen/Qwen3-8B", "0.15.1", false},
+		{"Qwen/Qwen3-8B", "0.16.0", true},
+		{"Qwen/Qwen2.5-72B-Instruct", "0.20.0", false},
+	} {
+		m, err := catalog.LookupModel(c.model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, _, err := vllm.ResolveString(c.version)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := ReadLoRA(m, r, c.version, []string{"--enable-lora"}).Embeddings; got != c.want {
+			t.Errorf("%s at %s: embeddings %v, want %v", c.model, c.version, got, c.want)
+		}
 	}
 }
