@@ -44,7 +44,15 @@ type LoRASlot struct {
 	Embeddings   bool
 	Rank         int
 	FullySharded bool
+	// ExtraVocab is lora_extra_vocab_size (256 by default up to v0.11.2,
+	// removed at v0.12.0: 0), with Embeddings only.
+	ExtraVocab int
 }
+
+// loraVocabPadding is lora_vocab_padding_size on CUDA up to v0.11.2 (vLLM
+// v0.11.0 vllm/platforms/interface.py get_lora_vocab_padding_size: 256),
+// the multiple the LM head's B was padded to alongside the extra vocab.
+const loraVocabPadding = 256
 
 // LoRASlotParams is the number of LoRA slot elements one GPU holds per
 // adapter slot (vLLM allocates max_loras of them at load, in lora_dtype),
@@ -63,10 +71,11 @@ type LoRASlot struct {
 // and the LM head on the last (A rank × hidden, B vocab × rank). Experts
 // (FusedMoE LoRA since vLLM v0.11.1, PR #21229: vllm/lora/layers/
 // fused_moe.py is absent at v0.11.0), MLA and linear-attention layers take
-// other shapes and are not derived: false. At v0.11.0 the embedding and LM
-// head also carried lora_extra_vocab_size (256) rows per slot and the LM
-// head's B was padded to lora_vocab_padding_size; those few rows are left
-// out (v0.20.0's shapes).
+// other shapes and are not derived: false. Up to v0.11.2 (s.ExtraVocab > 0)
+// the embedding's A also had extra-vocab rows and the LM head's B was
+// padded to 256 rows, and each held an embeddings_tensors of extra × hidden
+// per slot (vLLM v0.11.0 vllm/lora/layers/vocal_parallel_embedding.py and
+// logits_processor.py create_lora_weights; gone at v0.12.0).
 func (m *Model) LoRASlotParams(s LoRASlot) (float64, bool) {
 	if m == nil || m.NumExperts > 0 || m.IsMLA() || m.HiddenSize <= 0 || m.NumHeads <= 0 || m.IntermediateSize <= 0 || s.Rank <= 0 {
 		return 0, false
@@ -91,12 +100,16 @@ func (m *Model) LoRASlotParams(s LoRASlot) (float64, bool) {
 	row := r*(q+inter) + 2*bOut*r
 	out := (column + row) * float64(max(s.Layers, 0))
 	if s.Embeddings && m.VocabSize > 0 {
-		v := float64(m.VocabSize)
+		v, e := float64(m.VocabSize), float64(max(s.ExtraVocab, 0))
+		head := v
+		if s.ExtraVocab > 0 {
+			head = float64((m.VocabSize + loraVocabPadding - 1) / loraVocabPadding * loraVocabPadding)
+		}
 		if s.First {
-			out += v*r + h*r
+			out += (v+e)*r + h*r + e*h
 		}
 		if s.Last {
-			out += r*h + v*r
+			out += r*h + head*r + e*h
 		}
 	}
 	return out, true

@@ -32,6 +32,10 @@ func TestLoRASlotParams(t *testing.T) {
 		{"tp2 fully sharded", llama, LoRASlot{TP: 2, Layers: 32, First: true, Last: true, Embeddings: true, Rank: 64, FullySharded: true}, 83886080 + 2*8470528, true},
 		{"tp16 replicates kv heads", llama, LoRASlot{TP: 16, Layers: 1, Rank: 16},
 			5*16*4096 + 16*(256+2*128+2*896) + 16*(256+896) + 2*4096*16, true},
+		// v0.11.0: + 256 extra-vocab rows of A (256·64) and two 256 × 4096
+		// embeddings_tensors; 128256 is a multiple of 256 (no LM-head pad).
+		{"v0.11 extra vocab", llama, LoRASlot{TP: 1, Layers: 32, First: true, Last: true, Embeddings: true, Rank: 64, ExtraVocab: 256},
+			167772160 + 2*8470528 + 256*64 + 2*256*4096, true},
 		{"no embedding modules", llama, LoRASlot{TP: 1, Layers: 32, First: true, Last: true, Rank: 64}, 167772160, true},
 		{"experts not derived", &moe, LoRASlot{TP: 1, Layers: 32, Rank: 64}, 0, false},
 		{"mla not derived", &mla, LoRASlot{TP: 1, Layers: 32, Rank: 64}, 0, false},

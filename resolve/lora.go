@@ -32,6 +32,10 @@ type LoRA struct {
 	// LM head LoRA-capable, so they take slots too
 	// (catalog.Model.LoRAEmbeddingSince at or before the release).
 	Embeddings bool
+	// ExtraVocab is lora_extra_vocab_size: 256 (or --lora-extra-vocab-size)
+	// up to v0.11.2, 0 from v0.12.0, which removed it (vLLM v0.11.2 and
+	// v0.12.0 vllm/config/lora.py).
+	ExtraVocab Setting[int]
 	// Arg is the index in extra_args of the argument that turned LoRA on
 	// (-1: none), for diagnostics' paths.
 	Arg int
@@ -72,6 +76,10 @@ func resolveLoRA(r vllm.Release, version string, args []string) LoRA {
 	l.MaxRank = set(atoiOr(n, 16), SourceRelease, why)
 	n, why = def("lora-dtype", "auto")
 	l.DType = set(n, SourceRelease, why)
+	l.ExtraVocab = set(0, SourceRelease, "vLLM "+version+" has no extra LoRA vocabulary (removed at v0.12.0)")
+	if r.Version.Less(loraExtraVocabRemoved) {
+		l.ExtraVocab = set(256, SourceRelease, "vLLM "+version+" lora_extra_vocab_size default")
+	}
 	for i, a := range args {
 		a = strings.TrimSpace(a)
 		name, val, inline := strings.Cut(a, "=")
@@ -96,6 +104,10 @@ func resolveLoRA(r vllm.Release, version string, args []string) LoRA {
 			if v, err := strconv.Atoi(val); err == nil && v > 0 {
 				l.MaxRank = set(v, SourceSpec, "")
 			}
+		case "--lora-extra-vocab-size":
+			if v, err := strconv.Atoi(val); err == nil && v >= 0 && l.ExtraVocab.Value > 0 {
+				l.ExtraVocab = set(v, SourceSpec, "")
+			}
 		case "--lora-dtype":
 			if !inline && strings.HasPrefix(val, "--") {
 				continue
@@ -113,6 +125,9 @@ func loraEmbeddings(m *catalog.Model, r vllm.Release) bool {
 	since, err := vllm.ParseVersion(m.LoRAEmbeddingSince())
 	return err == nil && r.Version.AtLeast(since)
 }
+
+// loraExtraVocabRemoved is the first release without lora_extra_vocab_size.
+var loraExtraVocabRemoved, _ = vllm.ParseVersion("0.12.0")
 
 // tail is a's "=value" part, "" without one.
 func tail(a string) string {

@@ -98,3 +98,26 @@ func TestLoRAEmbeddings(t *testing.T) {
 		}
 	}
 }
+
+// TestLoRAExtraVocab: lora_extra_vocab_size is 256 (or the flag's) up to
+// v0.11.2 and gone from v0.12.0, where the flag changes nothing.
+func TestLoRAExtraVocab(t *testing.T) {
+	for _, c := range []struct {
+		version string
+		args    []string
+		want    int
+	}{
+		{"0.11.0", nil, 256},
+		{"0.11.0", []string{"--lora-extra-vocab-size", "512"}, 512},
+		{"0.20.0", nil, 0},
+		{"0.20.0", []string{"--lora-extra-vocab-size=512"}, 0},
+	} {
+		r, _, err := vllm.ResolveString(c.version)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := resolveLoRA(r, c.version, append([]string{"--enable-lora"}, c.args...)).ExtraVocab.Value; got != c.want {
+			t.Errorf("%s %v: extra vocab %d, want %d", c.version, c.args, got, c.want)
+		}
+	}
+}

@@ -38,7 +38,7 @@ func checkLoRA(c *checker) {
 	// get_pp_indices gives the remainder to the last stages but one,
 	// a layer at most), a fair figure for the message.
 	per, ok := c.model.LoRASlotParams(catalog.LoRASlot{TP: tp, Layers: (c.model.NumLayers + pp - 1) / pp,
-		First: true, Last: pp == 1, Embeddings: l.Embeddings, Rank: l.MaxRank.Value, FullySharded: l.FullySharded.Value})
+		First: true, Last: pp == 1, Embeddings: l.Embeddings, ExtraVocab: l.ExtraVocab.Value, Rank: l.MaxRank.Value, FullySharded: l.FullySharded.Value})
 	if !ok {
 		c.add(diag.Warning, CodeLoRA, path, "expect the KV cache to be smaller by the slots' memory and the steps slower than check says; serve without LoRA (or merge the adapter) for the figures to hold",
 			"%s is not in the estimate: vLLM pre-allocates every slot on each LoRA-capable layer at load (%s), which vLLM counts with the weights, "+
