@@ -89,6 +89,7 @@ func Assemble(d *spec.Deployment, p Parts) (*Deployment, error) {
 		BlockSize: v.BlockSize, All2All: v.All2AllBackend, EnforceEager: v.EnforceEager,
 		EnableDBO: v.EnableDBO, EnableEPLB: v.EnableEPLB, Redundant: v.NumRedundantExperts, Env: v.Env,
 		Speculative: v.Speculative, Draft: p.Draft, APIServerCount: v.APIServerCount, DCP: v.DecodeContextParallelSize,
+		ExtraArgs: v.ExtraArgs,
 	})
 	if err != nil {
 		return nil, err

@@ -216,6 +216,8 @@ type Engine struct {
 	NumRedundantExperts int
 	// Speculative is speculative decoding (nil: off).
 	Speculative *Speculative
+	// LoRA is the LoRA serving extra_args asks for (resolveLoRA).
+	LoRA LoRA
 	// Env is vllm.env as written (nil in the quick form).
 	Env map[string]string
 }

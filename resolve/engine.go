@@ -26,6 +26,9 @@ type EngineSettings struct {
 	// architecture when one is named.
 	Speculative *spec.Speculative
 	Draft       *catalog.Model
+	// ExtraArgs is vllm.extra_args (the pool's, merged, in a P/D spec):
+	// resolveLoRA reads the LoRA flags from it.
+	ExtraArgs []string
 }
 
 // DefaultBlockSize is vLLM's --block-size default, which attention
@@ -62,6 +65,14 @@ func (d *Deployment) resolveEngine(e EngineSettings) error {
 	}
 	if l := d.Layout; l.TP <= 0 || l.PP <= 0 || l.DP <= 0 {
 		return fieldErr("parallelism", "tensor, pipeline and data parallel sizes must be positive", "")
+	}
+	eng.LoRA = resolveLoRA(d.Release, d.Version.Value, e.ExtraArgs)
+	eng.LoRA.Embeddings = loraEmbeddings(d.Model, d.Release)
+	if eng.LoRA.Storage == "" {
+		eng.LoRA.Storage = "bf16" // lora_dtype auto: the model's activation dtype
+		if eng.WeightsDType.Value == "fp16" || d.Model.TorchDType == "float16" {
+			eng.LoRA.Storage = "fp16"
+		}
 	}
 	d.resolveForLayout()
 	return d.resolveSpeculative(e.Speculative, e.Draft)

@@ -42,6 +42,11 @@ func (d *Deployment) Settings() []NamedSetting {
 		// speculation: reports of every other deployment stay as they were.
 		out = append(out, named("decode_context_parallel_size", e.DCP))
 	}
+	if l := e.LoRA; l.Enabled.Value {
+		// Listed only when on, as DCP: every other report stays as it was.
+		out = append(out, named("enable_lora", l.Enabled), named("max_loras", l.MaxLoras), named("max_lora_rank", l.MaxRank),
+			named("fully_sharded_loras", l.FullySharded), named("lora_dtype", l.DType))
+	}
 	if b := d.ArrivalBurstiness(); b.From == SourceSpec {
 		// Listed only when the spec shapes its arrivals: every other
 		// report stays as it was.

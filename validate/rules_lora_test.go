@@ -1,47 +1,89 @@
 package validate
 
 import (
-	"math"
+	"strings"
 	"testing"
 
-	"github.com/vlaunch/vlaunch/catalog"
-	"github.com/vlaunch/vlaunch/vllm"
+	"github.com/vlaunch/vlaunch/diag"
 )
 
-// TestLoRASlotParams (qa44b F7): Llama-3.1-8B at rank 64 holds
-// 7·4096 + 2·4096 + 2·1024 + 3·14336 = 81,920 × 64 = 5.24 M LoRA parameters
-// a layer and slot on one GPU (335 MB a slot over 32 layers in bf16); TP
-// shards the B of column-parallel and the A of row-parallel layers only,
-// and fully sharded LoRA the rest too; MoE models are not derived.
-func TestLoRASlotParams(t *testing.T) {
-	m, err := catalog.LookupModel("llama-3.1-8b")
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := vllm.Newest()
-	a := readLoRA([]string{"--enable-lora", "--max-loras", "4", "--max-lora-rank=64"}, r)
-	if !a.on || a.slots != 4 || a.rank != 64 {
-		t.Fatalf("read %+v, want on, 4 slots, rank 64", a)
-	}
-	if got, want := loraSlotParams(m, 1, 1, a), 81920.0*64*32; got != want {
-		t.Errorf("TP1: %.0f parameters a slot, want %.0f", got, want)
-	}
-	// TP2: 5·64·4096 + 64·(2048+1024+14336) + 64·(2048+7168) + 2·4096·64 a layer.
-	if got, want := loraSlotParams(m, 2, 1, a), float64(5*64*4096+64*(2048+1024+14336)+64*(2048+7168)+2*4096*64)*32; got != want {
-		t.Errorf("TP2: %.0f, want %.0f", got, want)
-	}
-	a.sharded = true
-	if s, u := loraSlotParams(m, 2, 1, a), loraSlotParams(m, 2, 1, loraArgs{on: true, slots: 4, rank: 64}); !(s < u) || math.IsNaN(s) {
-		t.Errorf("fully sharded %.0f is not below %.0f", s, u)
-	}
-	if d := readLoRA(nil, r); d.on || d.slots != 1 || d.rank != 16 {
-		t.Errorf("defaults %+v, want off, 1 slot, rank 16", d)
-	}
-	moe, err := catalog.LookupModel("qwen3-30b-a3b")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := loraSlotParams(moe, 1, 1, a); got != 0 {
-		t.Errorf("MoE: %.0f, want 0 (not derived)", got)
+const loraSpec = `apiVersion: vlaunch/v1
+kind: Deployment
+metadata:
+  name: lora
+model:
+  name: MODEL
+hardware:
+  gpu: h100-sxm
+  nodes:
+    - {name: n0, address: 10.0.0.1, gpus: GPUS}
+workload:
+  concurrency: 16
+  max_model_len: 32768
+  input_tokens: 2000
+  output_tokens: 500
+parallelism: {tensor: TP, pipeline: 1, data: 1, expert: false}
+vllm:
+  version: "0.20.0"
+  extra_args: ARGS
+runtime:
+  kind: bare
+`
+
+// TestCheckLoRA (qa44b F7, lora44): SPEC142 reads the LoRA settings
+// resolve read from extra_args. For Llama-3.1-8B the slots are in the
+// estimate, and the warning gives their size (catalog TestLoRASlotParams:
+// 184,713,216 elements a slot at TP 1, rank 64: 369 MB a slot, 1.38 GiB for
+// 4) and says only the kernels' step cost is missing; for an MoE model
+// the slots are not derived and their memory is missing too; LoRA off
+// (or turned off again) says nothing.
+func TestCheckLoRA(t *testing.T) {
+	lora := `["--enable-lora", "--max-loras", "4", "--max-lora-rank", "64"]`
+	for _, c := range []struct {
+		name, model, tp, args string
+		gpus                  string // the node's GPUs: TP unless set
+		want, not             []string
+	}{
+		{"dense", "llama-3.1-8b", "1", lora, "",
+			[]string{"adapter slots are in the estimate", "184.71 M elements a slot", "369 MB a slot, 1.38 GiB for 4 slots", "lora_slots", "punica"},
+			[]string{"is not in the estimate"}},
+		{"dense tp2 sharded", "llama-3.1-8b", "2", `["--enable-lora", "--fully-sharded-loras", "--max-loras=4", "--max-lora-rank=64"]`, "",
+			[]string{"100.83 M elements a slot on a GPU of the first stage at TP 2"}, nil},
+		{"spec that does not assemble", "llama-3.1-8b", "1", lora, "2",
+			[]string{"adapter slots are in the estimate", "184.71 M elements a slot"}, nil},
+		{"moe", "qwen3-30b-a3b", "1", lora, "", []string{"is not in the estimate", "does not derive the slots' size"}, []string{"lora_slots"}},
+		{"off again", "llama-3.1-8b", "1", `["--enable-lora", "--no-enable-lora"]`, "", nil, nil},
+	} {
+		gpus := c.gpus
+		if gpus == "" {
+			gpus = c.tp
+		}
+		src := strings.NewReplacer("MODEL", c.model, "GPUS", gpus, "TP", c.tp, "ARGS", c.args).Replace(loraSpec)
+		all := mustBytes(t, "lora.yaml", src)
+		var got []diag.Diagnostic
+		for _, d := range all {
+			if d.Code == CodeLoRA {
+				got = append(got, d)
+			}
+		}
+		if c.want == nil {
+			if len(got) != 0 {
+				t.Errorf("%s: unexpected %s", c.name, render(got))
+			}
+			continue
+		}
+		if len(got) != 1 || got[0].Severity != diag.Warning {
+			t.Fatalf("%s: got %s, want one SPEC142 warning", c.name, render(got))
+		}
+		for _, w := range c.want {
+			if !strings.Contains(got[0].Message, w) {
+				t.Errorf("%s: message lacks %q: %s", c.name, w, got[0].Message)
+			}
+		}
+		for _, w := range c.not {
+			if strings.Contains(got[0].Message, w) {
+				t.Errorf("%s: message says %q: %s", c.name, w, got[0].Message)
+			}
+		}
 	}
 }

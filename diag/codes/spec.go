@@ -61,8 +61,9 @@ const (
 	// was not read (vllm.Release.MLAUserBlockSize, vllm.ArchBlockSize.
 	// Unverified).
 	SpecBlockSizeOverridden diag.Code = "SPEC141"
-	// SpecLoRAUnmodelled: LoRA in vllm.extra_args, whose adapter slots and
-	// kernels the estimate does not include.
+	// SpecLoRAUnmodelled: LoRA in vllm.extra_args, whose kernels (and, for
+	// models whose slot shapes are not derived, adapter slots) the estimate
+	// does not include.
 	SpecLoRAUnmodelled diag.Code = "SPEC142"
 )
 
@@ -115,5 +116,5 @@ var specEntries = []Entry{
 	{SpecNVLinkDomainUnset, "nvlink-domain-unset", diag.Info, "Several trays of an NVL72 GPU with no nvlink_domain: traffic between them costed over the NICs"},
 	{SpecPrefixHitUnmodelled, "prefix-hit-rate-unmodelled", diag.Warning, "A prefix-cache hit rate that has no effect: prefix caching is off, so every prompt token is priced as computed"},
 	{SpecBlockSizeOverridden, "block-size-overridden", diag.Info, "A block_size that vLLM replaces at start-up (MLA), runs on another attention backend (MLA), or whose handling in this release was not read (MLA, DeepSeek-V4)"},
-	{SpecLoRAUnmodelled, "lora-unmodelled", diag.Warning, "LoRA in vllm.extra_args: its adapter slots' memory and its kernels are not in the estimate"},
+	{SpecLoRAUnmodelled, "lora-unmodelled", diag.Warning, "LoRA in vllm.extra_args: its kernels' step cost (and, for MoE, MLA or linear-attention models, its adapter slots' memory) is not in the estimate"},
 }

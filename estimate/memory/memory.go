@@ -193,10 +193,13 @@ func stageMemory(in *input.Input, s Stage) StageMemory {
 	if last {
 		terms = append(terms, draftTerms(in)...)
 	}
+	if lt, ok := loraTerm(in, s); ok {
+		terms = append(terms, lt)
+	}
 	for _, wt := range terms {
 		sm.Weights = append(sm.Weights, wt)
 		sm.WeightsGiB += wt.GiB
-		if wt.Component != CompMLACopies && wt.Component != CompRoPECache && !isDraft(wt.Component) {
+		if wt.Component != CompMLACopies && wt.Component != CompRoPECache && wt.Component != CompLoRASlots && !isDraft(wt.Component) {
 			sm.ParamsPerGPU += wt.ParamsPerGPU
 		}
 	}

@@ -1,0 +1,116 @@
+package catalog
+
+// LoRASlotSource cites what vLLM pre-allocates for one LoRA adapter slot.
+const LoRASlotSource = "vLLM v0.20.0 vllm/lora/model_manager.py (_create_lora_modules: from_layer(module, self.lora_slots, …) for every " +
+	"module utils.get_supported_lora_modules names: every LinearBase and FusedMoE, and the model class's embedding_modules) and " +
+	"vllm/lora/layers/base_linear.py (create_lora_weights: lora_a_stacked (max_loras, 1, rank, input_size) and lora_b_stacked " +
+	"(max_loras, 1, output_size, rank) per slice, rank/tp for column-parallel A and output/tp for row-parallel B with " +
+	"fully_sharded_loras), vocal_parallel_embedding.py (lora_a (max_loras, org_vocab_size, rank), lora_b (max_loras, 1, " +
+	"embedding_dim, rank)), logits_processor.py (lora_a (max_loras, 1, rank, hidden), lora_b (max_loras, 1, vocab_size, rank))"
+
+// loraEmbeddingSince are the dense standard-attention classes whose vLLM
+// model class declares embedding_modules (embed_tokens, lm_head), so that
+// their embedding and LM head take LoRA slots too, with the first release
+// whose class was read declaring them: llama.py (MistralForCausalLM
+// subclasses LlamaForCausalLM), granite.py, nemotron.py and solar.py at
+// v0.9.0, v0.11.0, v0.20.0 and v0.24.0; qwen3.py from v0.16.0 (absent at
+// every release tag v0.11.0 … v0.15.1, present v0.16.0 … v0.24.0). qwen2.py
+// declares none at those releases; other classes' were not read: their
+// slots are counted without the two (an undercount for those that do).
+var loraEmbeddingSince = map[string]string{
+	"LlamaForCausalLM": "0.9.0", "MistralForCausalLM": "0.9.0", "GraniteForCausalLM": "0.9.0",
+	"NemotronForCausalLM": "0.9.0", "SolarForCausalLM": "0.9.0", "Qwen3ForCausalLM": "0.16.0",
+}
+
+// LoRAEmbeddingSince is the first release read whose model class for m
+// makes the embedding and LM head LoRA-capable ("" when none read does);
+// resolve compares it with the deployment's release (resolve.LoRA.Embeddings).
+func (m *Model) LoRAEmbeddingSince() string {
+	if m == nil {
+		return ""
+	}
+	return loraEmbeddingSince[m.Architecture]
+}
+
+// LoRASlot is what one GPU's LoRA slot depends on besides the model: the
+// tensor-parallel size, the decoder layers on the GPU's pipeline stage,
+// whether the stage holds the embedding (first) and the LM head (last),
+// whether the release's model class makes those two LoRA-capable
+// (Embeddings: LoRAEmbeddingSince), the largest adapter rank
+// (--max-lora-rank) and --fully-sharded-loras.
+type LoRASlot struct {
+	TP, Layers   int
+	First, Last  bool
+	Embeddings   bool
+	Rank         int
+	FullySharded bool
+	// ExtraVocab is lora_extra_vocab_size (256 by default up to v0.11.2,
+	// removed at v0.12.0: 0), with Embeddings only.
+	ExtraVocab int
+}
+
+// loraVocabPadding is lora_vocab_padding_size on CUDA up to v0.11.2 (vLLM
+// v0.11.0 vllm/platforms/interface.py get_lora_vocab_padding_size: 256),
+// the multiple the LM head's B was padded to alongside the extra vocab.
+const loraVocabPadding = 256
+
+// LoRASlotParams is the number of LoRA slot elements one GPU holds per
+// adapter slot (vLLM allocates max_loras of them at load, in lora_dtype),
+// and false when the model is not of the shape derived here. The shape is
+// a dense model with standard attention, per decoder layer (LoRASlotSource):
+//
+//	column-parallel qkv (3 slices) and gate_up (2 slices): A rank × hidden
+//	  each (rank/tp fully sharded), B q/tp + 2·kv/tp (at least one KV head
+//	  per rank: vLLM replicates KV heads when tp > kv heads) and 2·inter/tp
+//	  outputs × rank;
+//	row-parallel o and down: A rank × their input shard (q/tp, inter/tp),
+//	  B hidden (hidden/tp fully sharded) × rank;
+//
+// plus, with s.Embeddings (LoRAEmbeddingSince), the embedding on
+// the first stage (A vocab × rank, B hidden × rank, whole on every rank)
+// and the LM head on the last (A rank × hidden, B vocab × rank). Experts
+// (FusedMoE LoRA since vLLM v0.11.1, PR #21229: vllm/lora/layers/
+// fused_moe.py is absent at v0.11.0), MLA and linear-attention layers take
+// other shapes and are not derived: false. Up to v0.11.2 (s.ExtraVocab > 0)
+// the embedding's A also had extra-vocab rows and the LM head's B was
+// padded to 256 rows, and each held an embeddings_tensors of extra × hidden
+// per slot (vLLM v0.11.0 vllm/lora/layers/vocal_parallel_embedding.py and
+// logits_processor.py create_lora_weights; gone at v0.12.0).
+func (m *Model) LoRASlotParams(s LoRASlot) (float64, bool) {
+	if m == nil || m.NumExperts > 0 || m.IsMLA() || m.HiddenSize <= 0 || m.NumHeads <= 0 || m.IntermediateSize <= 0 || s.Rank <= 0 {
+		return 0, false
+	}
+	if m.LinearLayerCount() > 0 || m.Mamba != nil || m.HasLayerAttention() {
+		return 0, false // per-layer shapes differ from the uniform one derived here
+	}
+	tp := float64(max(s.TP, 1))
+	hd := m.HeadDim
+	if hd <= 0 {
+		hd = m.HiddenSize / m.NumHeads
+	}
+	h, r := float64(m.HiddenSize), float64(s.Rank)
+	q := float64(m.NumHeads*hd) / tp
+	kv := float64(max(1, m.NumKVHeads/max(s.TP, 1)) * hd)
+	inter := float64(m.IntermediateSize) / tp
+	aRank, bOut := r, h
+	if s.FullySharded {
+		aRank, bOut = r/tp, h/tp
+	}
+	column := 5*aRank*h + r*(q+2*kv+2*inter)
+	row := r*(q+inter) + 2*bOut*r
+	out := (column + row) * float64(max(s.Layers, 0))
+	if s.Embeddings && m.VocabSize > 0 {
+		v, e := float64(m.VocabSize), float64(max(s.ExtraVocab, 0))
+		head := v
+		if s.ExtraVocab > 0 {
+			head = float64((m.VocabSize + loraVocabPadding - 1) / loraVocabPadding * loraVocabPadding)
+		}
+		if s.First {
+			out += (v+e)*r + h*r + e*h
+		}
+		if s.Last {
+			out += r*h + head*r + e*h
+		}
+	}
+	return out, true
+}
