@@ -230,26 +230,78 @@ func checkBoolValue(p *pass) {
 	}
 }
 
-// checkDuplicates reports a flag given twice with different values (VL106).
+// checkDuplicates reports an engine flag a launch line gives twice with
+// different values (VL106), however it is spelt: an alias (-tp), the
+// --flag=value form, an abbreviation argparse expands, --x then --no-x.
+// argparse's store action keeps the last, so the first is silently
+// dropped; vLLM itself warns only of a repeated literal spelling ("Found
+// duplicate keys", vllm/utils/argparse_utils.py from v0.12.0, absent at
+// v0.11.2). Flags whose action is "append" (vllm.AppendsOnRepeat:
+// --middleware) are meant to be repeated; a value the --config file sets
+// and the command line overrides is how vLLM means it to work.
 func checkDuplicates(p *pass) {
 	for _, s := range p.Servers {
 		seen := map[string]*cliFlag{}
 		reported := map[string]bool{} // one finding per flag, however many repeats
 		for _, f := range s.Flags() {
-			if f.Spec == nil || isDotted(f) {
+			spec := f.spec()
+			if spec == nil || f.Wrapper || isDotted(f) || vllm.AppendsOnRepeat(spec.Name, s.Rel.Version) {
 				continue
 			}
-			prev, ok := seen[f.Name]
-			seen[f.Name] = f
+			prev, ok := seen[spec.Name]
+			seen[spec.Name] = f
 			if ok && fromConfigFile(s, prev) && !fromConfigFile(s, f) {
 				continue // the command line overrides the --config file, as vLLM means it to
 			}
-			if ok && !reported[f.Name] && flagText(prev) != flagText(f) {
-				reported[f.Name] = true
-				p.ReportAt(s.Inv, f.At.Pos, "remove one; vLLM uses the last", "%s given twice with different values (%s, then %s)", f.Spelling(), flagText(prev), flagText(f))
+			if ok && !reported[spec.Name] && flagText(prev) != flagText(f) {
+				reported[spec.Name] = true
+				reportDuplicate(p, s, spec, prev, f)
 			}
 		}
 	}
+}
+
+// reportDuplicate says where the first two different uses of spec are and
+// which value argparse keeps: the last use's, which may come later still.
+func reportDuplicate(p *pass, s *server, spec *vllm.Flag, prev, f *cliFlag) {
+	last, n := f, 0
+	for _, g := range s.Flags() {
+		if sp := g.spec(); sp != nil && sp.Name == spec.Name && !g.Wrapper && !isDotted(g) && !fromConfigFile(s, g) {
+			last, n = g, n+1
+		}
+	}
+	times, wins := "twice", flagText(last)
+	if n > 2 {
+		times = fmt.Sprintf("%d times", n)
+	}
+	if last != f {
+		wins += " (its last use, at " + posText(s, last.At.Pos) + ")"
+	}
+	p.ReportAt(s.Inv, f.At.Pos, "give it once; vLLM uses the last",
+		"%s given %s with different values: %s at %s, then %s at %s; argparse keeps the last, so vLLM runs with %s %s",
+		spec.Long(), times, flagWords(prev), posText(s, prev.At.Pos), flagWords(f), posText(s, f.At.Pos), spec.Long(), wins)
+}
+
+// flagWords is a use of a flag as written with its value ("-tp 4",
+// "--max-num-seqs=8", "--no-enable-prefix-caching").
+func flagWords(f *cliFlag) string {
+	if f.Value == nil {
+		return f.Spelling()
+	}
+	if f.At.Text != f.Spelling() && strings.HasSuffix(f.At.Text, f.Value.Text) {
+		return f.At.Text // --x=value, or a short alias's attached value (-O3)
+	}
+	return f.Spelling() + " " + f.Value.Text
+}
+
+// posText says where a flag is: "line L:C", naming its file when it is
+// not the server's own (a --config file, a runner's environment).
+func posText(s *server, at launch.Pos) string {
+	out := fmt.Sprintf("line %d:%d", at.Line, at.Col)
+	if at.File != "" && at.File != s.Inv.File {
+		out += " of " + at.File
+	}
+	return out
 }
 
 // fromConfigFile reports a flag read from the server's --config file

@@ -41,7 +41,7 @@ type pdSearch struct {
 	memo *sim.Memo
 	// fitting counts, by role, the pool choices that fit in memory (what
 	// the plan says when no pair does); unpaired the pairs of them whose
-	// tensor sizes NIXL does not pair (tpPairs).
+	// tensor sizes the spec's connector does not pair (tpRule).
 	fitting  map[string]int
 	unpaired int
 	// refused counts the pool choices resolve or validate refuses
@@ -275,12 +275,14 @@ func (sp boundary) hosts(nodes []spec.Node, role string) []int {
 }
 
 // pairs are the candidates of every prefill choice with every decode one
-// (of one format) whose tensor sizes the release's NIXL pairs (tpPairs).
+// (of one format) whose tensor sizes the connector pairs in the release
+// (tpRule).
 func (s *pdSearch) pairs(pre, dec []*pdPool) []Settings {
 	var out []Settings
+	r := s.tpRule()
 	for _, p := range pre {
 		for _, q := range dec {
-			if !tpPairs(s.d.Release.Version, p.set.TP, q.set.TP) {
+			if !r.pairs(p.set.TP, q.set.TP) {
 				s.unpaired++
 				continue
 			}
@@ -366,7 +368,7 @@ func (s *pdSearch) poolChoices(role string, f dtype, nodes []spec.Node, gpus []i
 			out = append(out, p)
 		}
 	}
-	return undominated(out)
+	return undominated(out, s.tpRule())
 }
 
 // assessWorkers is how many goroutines assess a role's new pools at once
@@ -428,12 +430,12 @@ func gcd(a, b int) int {
 // first step) and, for decode pools, the TP × PP the KV transfer depends
 // on (compared only among equals). A dropped choice's every pair has a
 // bound no better than the same pair with the choice that beats it.
-func undominated(ps []*pdPool) []*pdPool {
+func undominated(ps []*pdPool, r tpRule) []*pdPool {
 	var out []*pdPool
 	for i, p := range ps {
 		beaten := false
 		for j, q := range ps {
-			if i != j && dominates(q, p) && (!dominates(p, q) || j < i) {
+			if i != j && dominates(q, p, r) && (!dominates(p, q, r) || j < i) {
 				beaten = true
 				break
 			}
@@ -447,9 +449,9 @@ func undominated(ps []*pdPool) []*pdPool {
 
 // dominates reports whether q is at least as good as p on every figure
 // and pairs with every tensor size of the other pool p pairs with
-// (pairsAtLeast: else a pair of p's would have no pair of q's to be no
-// better than).
-func dominates(q, p *pdPool) bool {
+// under r (pairsAtLeast: else a pair of p's would have no pair of q's to
+// be no better than).
+func dominates(q, p *pdPool, r tpRule) bool {
 	a, b := q.bound, p.bound
 	if a.RatePerS < b.RatePerS || a.TPOTS > b.TPOTS || a.FirstStepS > b.FirstStepS {
 		return false
@@ -462,7 +464,7 @@ func dominates(q, p *pdPool) bool {
 			return false
 		}
 	}
-	return q.set.TP == p.set.TP || pairsAtLeast(p.dep.Release.Version, p.role, q.set.TP, p.set.TP)
+	return q.set.TP == p.set.TP || pairsAtLeast(r, p.role, q.set.TP, p.set.TP)
 }
 
 // maxPairTP is the largest tensor size of the other pool pairsAtLeast
@@ -470,15 +472,16 @@ func dominates(q, p *pdPool) bool {
 const maxPairTP = 128
 
 // pairsAtLeast reports whether a pool of role with tensor size q pairs
-// (tpPairs) with every tensor size of the other pool, up to maxPairTP,
-// that one with tensor size p pairs with: the sizes plan's pools take,
-// powers of two (layouts.Enumerate), so only a prefill size above the
-// decode's can fail to pair.
-func pairsAtLeast(v vllm.Version, role string, q, p int) bool {
+// (r) with every tensor size of the other pool, up to maxPairTP, that one
+// with tensor size p pairs with: the sizes plan's pools take, powers of
+// two (layouts.Enumerate). Under NIXL only a prefill size above the
+// decode's can fail to pair; under MooncakeConnector any unequal pair can
+// before 0.19.0, and a decode size above the KV heads after.
+func pairsAtLeast(r tpRule, role string, q, p int) bool {
 	for t := 1; t <= maxPairTP; t *= 2 {
-		withP, withQ := tpPairs(v, p, t), tpPairs(v, q, t)
+		withP, withQ := r.pairs(p, t), r.pairs(q, t)
 		if role == spec.RoleDecode {
-			withP, withQ = tpPairs(v, t, p), tpPairs(v, t, q)
+			withP, withQ = r.pairs(t, p), r.pairs(t, q)
 		}
 		if withP && !withQ {
 			return false
@@ -659,16 +662,40 @@ func (s *pdSearch) dtypeWords() string {
 	return strings.Join(out, ", ")
 }
 
-// tpPairs reports whether validate accepts prefill TP p with decode TP d
-// in release v (SPEC128, validate's checkPDPairing: an error when neither
-// divides the other, or when the prefill's is larger before NIXL pairs
-// them, vllm.NixlTPPairing), so plan never lists a pair generate refuses:
-// they reached the list's verification and the unmet SLOs' "closest"
-// (deepseek-v3-32xh20 on 0.11.0: prefill TP 8 with decode TP 2, once its
-// pools were tried with FP8 KV).
-func tpPairs(v vllm.Version, p, d int) bool {
-	pair := vllm.NixlTPPairing(v, p, d)
-	return !pair.NotDivisible && !(pair.PrefillLarger && pair.Pairs == vllm.Absent)
+// tpRule is the P/D tensor-size rule plan pairs pools by: the one
+// validate reports (SPEC128), vllm.PDTPPairing, for the connector the
+// candidates' spec names, the release and the model. Plan never lists a
+// pair validate refuses: such pairs reached the list's verification and the
+// unmet SLOs' "closest" (deepseek-v3-32xh20 on 0.11.0: prefill TP 8 with
+// decode TP 2, once its pools were tried with FP8 KV), and under
+// MooncakeConnector, which pairs only equal sizes before 0.19.0, NIXL's
+// rule let every unequal pair through.
+type tpRule struct {
+	conn  string
+	v     vllm.Version
+	heads int
+	mla   bool
+}
+
+// tpRule is s's pairing rule.
+func (s *pdSearch) tpRule() tpRule {
+	r := tpRule{conn: s.connector(), v: s.d.Release.Version}
+	if m := s.d.Model; m != nil {
+		r.heads, r.mla = m.NumKVHeads, m.IsMLA()
+	}
+	return r
+}
+
+// mooncake reports the candidates' connector is MooncakeConnector, whose
+// own tensor-size rule applies.
+func (r tpRule) mooncake() bool {
+	c, ok := vllm.KVConnectorNamed(r.conn)
+	return ok && c.Name == vllm.MooncakeConnectorName
+}
+
+// pairs reports whether validate accepts prefill TP p with decode TP d.
+func (r tpRule) pairs(p, d int) bool {
+	return !vllm.PDTPPairing(r.conn, r.v, p, d, r.heads, r.mla).Refused
 }
 
 // spec is the spec a candidate with pools set running formats f writes
@@ -718,6 +745,9 @@ func (s *pdSearch) noneFits() string {
 	switch {
 	case s.fitting[spec.RoleDecode] == 0 && s.fitting[spec.RolePrefill] == 0:
 		return "P/D tried, none fits: on no split of the nodes does either pool hold the weights and its KV (the decode pool every session's, the prefill pool one request's)"
+	case s.fitting[spec.RoleDecode] > 0 && s.fitting[spec.RolePrefill] > 0 && s.unpaired > 0 && s.tpRule().mooncake():
+		return fmt.Sprintf("P/D tried, none pairs: no prefill pool that fits has a tensor size vLLM %s's MooncakeConnector pairs with a decode pool that fits beside it (equal sizes only before %s; from it, one size dividing the other and a decode TP at most the model's KV heads; SPEC128; %d such pairs)",
+			s.d.Release, vllm.MooncakeHeteroTPFrom(), s.unpaired)
 	case s.fitting[spec.RoleDecode] > 0 && s.fitting[spec.RolePrefill] > 0 && s.unpaired > 0:
 		return fmt.Sprintf("P/D tried, none pairs: the prefill pools that fit have a larger tensor size than every decode pool that fits beside them, or one that does not divide it, which vLLM %s's NIXL does not pair (SPEC128; %d such pairs)",
 			s.d.Release, s.unpaired)

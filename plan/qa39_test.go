@@ -261,7 +261,7 @@ func TestPDDominancePairs(t *testing.T) {
 		{spec.RolePrefill, 8, 4, false}, {spec.RolePrefill, 4, 8, true},
 		{spec.RoleDecode, 8, 2, true}, {spec.RoleDecode, 2, 8, false},
 	} {
-		if got := pairsAtLeast(v, c.role, c.q, c.p); got != c.want {
+		if got := pairsAtLeast(tpRule{conn: "nixl", v: v}, c.role, c.q, c.p); got != c.want {
 			t.Errorf("%s TP %d standing for TP %d: %t, want %t", c.role, c.q, c.p, got, c.want)
 		}
 	}

@@ -18,18 +18,17 @@ func checkPDPairing(c *checker) {
 	v := c.rel.Version
 	pt, dt := pre.Layout.TP, dec.Layout.TP
 	tpPath := c.pdPath("parallelism", "tensor")
-	switch pair := vllm.NixlTPPairing(v, pt, dt); {
-	case pair.NotDivisible:
-		c.errorf(CodePDPairing, tpPath, "make one pool's tensor size a multiple of the other's",
-			"prefill TP %d and decode TP %d: neither divides the other, and NIXL requires it (\"is not divisible by remote tensor parallel size\")", pt, dt)
-	case pair.PrefillLarger && pair.Pairs == vllm.Absent:
-		c.errorf(CodePDPairing, tpPath, "use decode TP >= prefill TP, or a release with "+vllm.NixlTPPairingFix,
-			"prefill TP %d is larger than decode TP %d: vLLM %s's NIXL connector divides by zero at the handshake (vLLM #21576)", pt, dt, c.rel)
-	case pair.PrefillLarger:
-		c.add(diag.Info, CodePDPairing, tpPath, "use decode TP >= prefill TP to be sure",
-			"prefill TP %d is larger than decode TP %d: NIXL pairs them from %s, whose first release is inferred, not confirmed", pt, dt, vllm.NixlTPPairingFix)
+	heads, mla := 0, false
+	if c.model != nil {
+		heads, mla = c.model.NumKVHeads, c.model.IsMLA()
 	}
-	checkMooncakeTP(c, pt, dt, tpPath)
+	// The connector-aware decision plan pairs its candidates by too.
+	tp := vllm.PDTPPairing(c.d.Disaggregation.Connector, v, pt, dt, heads, mla)
+	if tp.Mooncake {
+		checkMooncakeTP(c, pt, dt, heads, tp.Moon, tpPath)
+	} else {
+		checkNixlTP(c, pt, dt, tp.Nixl, tpPath)
+	}
 	pb, db := pre.Engine.BlockSize.Value, dec.Engine.BlockSize.Value
 	bPath := c.pdPath("vllm", "block_size")
 	switch vllm.NixlBlockSizes(v, pb, db) {
@@ -49,6 +48,22 @@ func checkPDPairing(c *checker) {
 			"the pools' speculative decoding differs: prefill and decode must use the same speculation configuration (NIXL compatibility matrix)")
 	}
 	checkPDDCP(c)
+}
+
+// checkNixlTP reports NIXL's tensor-size rule (vllm.NixlTPPairing), which
+// validate applies to every connector but MooncakeConnector.
+func checkNixlTP(c *checker, pt, dt int, pair vllm.TPPairing, tpPath []string) {
+	switch {
+	case pair.NotDivisible:
+		c.errorf(CodePDPairing, tpPath, "make one pool's tensor size a multiple of the other's",
+			"prefill TP %d and decode TP %d: neither divides the other, and NIXL requires it (\"is not divisible by remote tensor parallel size\")", pt, dt)
+	case pair.PrefillLarger && pair.Pairs == vllm.Absent:
+		c.errorf(CodePDPairing, tpPath, "use decode TP >= prefill TP, or a release with "+vllm.NixlTPPairingFix,
+			"prefill TP %d is larger than decode TP %d: vLLM %s's NIXL connector divides by zero at the handshake (vLLM #21576)", pt, dt, c.rel)
+	case pair.PrefillLarger:
+		c.add(diag.Info, CodePDPairing, tpPath, "use decode TP >= prefill TP to be sure",
+			"prefill TP %d is larger than decode TP %d: NIXL pairs them from %s, whose first release is inferred, not confirmed", pt, dt, vllm.NixlTPPairingFix)
+	}
 }
 
 // checkPDDCP: how the connector hands the KV over when a pool runs decode

@@ -43,6 +43,9 @@ const (
 		"kv_connector/utils.py local_replicates_kv_cache l.566"
 )
 
+// MooncakeConnectorName is MooncakeConnector's registry name.
+const MooncakeConnectorName = "MooncakeConnector"
+
 // MooncakeTP is what MooncakeConnector in a release does with a prefill TP
 // and a decode TP.
 type MooncakeTP struct {
