@@ -217,6 +217,31 @@ func ttftVerdict(dec *input.Input, sc *Scenario, n int, q string, target float64
 		v.Explanation += "; the decode pool's KV cache binds: " + x
 	}
 	slo.JudgeTTFT(&v, dec, q, true, openLoad(sc))
+	return handoffFloor(v, sc)
+}
+
+// handoffFloor fails a TTFT verdict whose target is below the KV
+// transfer alone (Scenario.Transfer.AloneS: the prompt's KV bytes at the
+// hand-off link's line rate, plus its fixed latency): every request's first
+// token waits for its whole KV to arrive, so no schedule and no error of
+// the step model's scheduling can bring it under that time, and the
+// accuracy band (set by held-out schedules and steps) must not reach below
+// it. qa44 (TestPDWouldPassColocatedLine): Llama-3.1-8B's 8,000-token KV
+// over one 10 Gbit/s NIC takes 839 ms against an 800 ms p50 target, and the
+// band's low edge (dense ttft_mean ×0.7) had turned a certain FAIL into
+// UNCERTAIN.
+func handoffFloor(v slo.Verdict, sc *Scenario) slo.Verdict {
+	floor := sc.Transfer.AloneS
+	if v.Verdict == slo.VerdictFail || floor <= v.Target || v.Target <= 0 {
+		return v
+	}
+	v.Verdict = slo.VerdictFail
+	if v.Band != nil && v.Band.Low < floor {
+		b := *v.Band
+		b.Low = floor
+		v.Band = &b
+	}
+	v.Explanation += fmt.Sprintf("; the KV transfer alone takes %.3f s at the hand-off link's line rate, above the %.3f s target: no schedule meets it", floor, v.Target)
 	return v
 }
 

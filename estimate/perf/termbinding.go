@@ -1,5 +1,7 @@
 package perf
 
+import "fmt"
+
 // TermBinding is what binds one term of a step (StepTime.Bindings): the
 // resource the computation that priced the term found limiting. Issue
 // #28 item 5 (qa44c F12): the per-class terms carried no binding of their
@@ -56,6 +58,19 @@ func (b TermBinding) String() string {
 
 // MarshalText writes the binding by name in JSON ("" for none).
 func (b TermBinding) MarshalText() ([]byte, error) { return []byte(b.String()), nil }
+
+// UnmarshalText reads a binding back by the name MarshalText writes, so a
+// report's JSON round-trips (cmd/vlaunch's agreement test reads check's
+// JSON back into the report types); an unknown name is an error.
+func (b *TermBinding) UnmarshalText(text []byte) error {
+	for c := TermNone; c <= TermHost; c++ {
+		if c.String() == string(text) {
+			*b = c
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown step-term binding %q", text)
+}
 
 // TermBindings is each term's binding: the GPU classes (dense projections,
 // routed experts, attention core), the kernel gaps, the communication and

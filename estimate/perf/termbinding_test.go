@@ -30,3 +30,19 @@ func TestTermBindingRules(t *testing.T) {
 		}
 	}
 }
+
+// TestTermBindingRoundTrips: every binding reads back from the JSON name
+// it writes, and an unknown name is refused.
+func TestTermBindingRoundTrips(t *testing.T) {
+	for b := TermNone; b <= TermHost; b++ {
+		txt, _ := b.MarshalText()
+		var got TermBinding
+		if err := got.UnmarshalText(txt); err != nil || got != b {
+			t.Errorf("%d (%q): read back %d, %v", b, txt, got, err)
+		}
+	}
+	var x TermBinding
+	if err := x.UnmarshalText([]byte("warp drive")); err == nil {
+		t.Error("an unknown name was accepted")
+	}
+}
