@@ -461,12 +461,20 @@ func firstWithRole(ss []*server, role string) *server {
 	return ss[0]
 }
 
-// checkPDTPRatio reports NIXL prefill and decode TP sizes that cannot be
-// paired: neither divides the other (vLLM asserts divisibility), or prefill
-// TP above decode TP before the release that supports it (VL225).
+// checkPDTPRatio reports prefill and decode TP sizes the pools' KV
+// connector cannot pair (VL225), by the one rule validate and plan use
+// (vllm.PDTPPairing): NIXL's (neither size divides the other, or prefill TP
+// above decode TP before the release that supports it) and
+// MooncakeConnector's (equal sizes only before 0.19.0; from it, one size
+// dividing the other and, for a model lint knows, a decode TP within the KV
+// heads). A producer and a consumer are paired when they serve one model
+// through the same connector.
 func checkPDTPRatio(p *pass) {
 	var prods, cons []*server
-	for _, s := range nixlServers(p) {
+	for _, s := range p.Servers {
+		if _, ok := tpConnector(s); !ok {
+			continue
+		}
 		switch s.KV().Role {
 		case vllm.KVRoleProducer:
 			prods = append(prods, s)
@@ -479,28 +487,99 @@ func checkPDTPRatio(p *pass) {
 		if !dt.Known {
 			continue
 		}
+		conn, _ := tpConnector(d)
 		for _, pr := range prods {
 			pt := pr.TP()
-			if !pt.Known || pt.N == dt.N || !sameModelAsAny(d, []*server{pr}) {
+			if pc, _ := tpConnector(pr); pc != conn || !pt.Known || pt.N == dt.N || !sameModelAsAny(d, []*server{pr}) {
 				continue
 			}
-			at := dt.At
-			pair := vllm.NixlTPPairing(d.Rel.Version, pt.N, dt.N)
-			if pair.NotDivisible {
-				p.ReportAt(d.Inv, at, "make one TP size a multiple of the other",
-					"decode TP %d and prefill TP %d (%s:%d): neither divides the other, and NIXL requires it (\"is not divisible by remote tensor parallel size\")", dt.N, pt.N, pr.Inv.File, pr.Inv.Pos.Line)
-				break
-			}
-			if pair.PrefillLarger {
-				msg := fmt.Sprintf("prefill TP %d (%s:%d) is larger than decode TP %d: vLLM %s's NIXL connector divides by zero at the handshake (p_remote_rank = tp_rank // tp_ratio, vLLM #21576)", pt.N, pr.Inv.File, pr.Inv.Pos.Line, dt.N, d.Rel)
-				hint := "use decode TP >= prefill TP, or a release with " + vllm.NixlTPPairingFix
-				if pair.Pairs == vllm.Absent {
-					p.ReportVersioned(d, at, hint, "%s", msg)
-				} else {
-					p.ReportAtSeverity(d.Inv, at, diag.Info, hint, "%s (the release that lifts it is inferred, not confirmed)", msg)
-				}
+			heads, mla := modelKVHeads(d)
+			pair := vllm.PDTPPairing(conn, d.Rel.Version, pt.N, dt.N, heads, mla)
+			if pair.Mooncake && reportMooncakeTP(p, d, pr, pt.N, dt.N, heads, pair.Moon) ||
+				!pair.Mooncake && reportNixlTP(p, d, pr, pt.N, dt.N, pair.Nixl) {
 				break
 			}
 		}
 	}
+}
+
+// tpConnector names the connector whose TP pairing rule VL225 applies to
+// s: NixlConnector (from its first release) or MooncakeConnector's V1
+// connector (from its first V1 release; the V0 connector's handling of
+// unequal sizes was not read), directly or as a MultiConnector child.
+func tpConnector(s *server) (string, bool) {
+	k := s.KV()
+	for _, n := range append([]string{k.Connector}, multiChildren(k)...) {
+		switch {
+		case vllm.IsNixl(n) && s.Rel.Version.AtLeast(nixlSince):
+			return "NixlConnector", true
+		case isMooncake(n) && s.Rel.Version.AtLeast(mooncakeV1Since):
+			return vllm.MooncakeConnectorName, true
+		}
+	}
+	return "", false
+}
+
+// isMooncake reports MooncakeConnector (not MooncakeStoreConnector).
+func isMooncake(name string) bool {
+	c, ok := vllm.KVConnectorNamed(name)
+	return ok && c.Name == vllm.MooncakeConnectorName
+}
+
+// mooncakeV1Since is the first release of the V1 MooncakeConnector (the
+// connector table's last span; its earlier span is the V0 connector).
+var mooncakeV1Since = func() vllm.Version {
+	c, _ := vllm.KVConnector(vllm.MooncakeConnectorName)
+	return c.Spans[len(c.Spans)-1].Since
+}()
+
+// modelKVHeads is the served model's KV heads and MLA flag from the
+// catalog; 0 heads when lint does not know the model, so a rule that needs
+// them (MooncakeConnector's decode TP above the KV heads) does not apply.
+func modelKVHeads(s *server) (int, bool) {
+	if m := familyModel(s); m != nil {
+		return m.NumKVHeads, m.IsMLA()
+	}
+	return 0, false
+}
+
+// reportNixlTP reports NIXL's pairing of prefill TP pt (server pr) with
+// decode TP dt (server d); true when it reported.
+func reportNixlTP(p *pass, d, pr *server, pt, dt int, pair vllm.TPPairing) bool {
+	at := d.TP().At
+	if pair.NotDivisible {
+		p.ReportAt(d.Inv, at, "make one TP size a multiple of the other",
+			"decode TP %d and prefill TP %d (%s:%d): neither divides the other, and NIXL requires it (\"is not divisible by remote tensor parallel size\")", dt, pt, pr.Inv.File, pr.Inv.Pos.Line)
+		return true
+	}
+	if !pair.PrefillLarger {
+		return false
+	}
+	msg := fmt.Sprintf("prefill TP %d (%s:%d) is larger than decode TP %d: vLLM %s's NIXL connector divides by zero at the handshake (p_remote_rank = tp_rank // tp_ratio, vLLM #21576)", pt, pr.Inv.File, pr.Inv.Pos.Line, dt, d.Rel)
+	hint := "use decode TP >= prefill TP, or a release with " + vllm.NixlTPPairingFix
+	if pair.Pairs == vllm.Absent {
+		p.ReportVersioned(d, at, hint, "%s", msg)
+	} else {
+		p.ReportAtSeverity(d.Inv, at, diag.Info, hint, "%s (the release that lifts it is inferred, not confirmed)", msg)
+	}
+	return true
+}
+
+// reportMooncakeTP reports MooncakeConnector's refusal to pair prefill TP
+// pt (server pr) with decode TP dt (server d); true when it reported.
+func reportMooncakeTP(p *pass, d, pr *server, pt, dt, heads int, m vllm.MooncakeTP) bool {
+	if m.Pairs == vllm.Present {
+		return false
+	}
+	hint := "use one TP size in both pools, or vLLM >= " + vllm.MooncakeHeteroTPFrom() + " (#36869)"
+	switch {
+	case !m.Hetero:
+	case max(pt, dt)%min(pt, dt) != 0:
+		hint = "make one TP size a multiple of the other"
+	default:
+		hint = fmt.Sprintf("keep decode TP at or below the model's %d KV heads", heads)
+	}
+	p.ReportVersioned(d, d.TP().At, hint, "prefill TP %d (%s:%d) and decode TP %d under MooncakeConnector: %s (%s)",
+		pt, pr.Inv.File, pr.Inv.Pos.Line, dt, m.Why, m.Source)
+	return true
 }
