@@ -86,7 +86,7 @@ func boundPD(e *evaluated, slots []sloSlot) {
 		case kindTPOT:
 			v.Predicted, regime, v.Binding = b.TPOTS, slo.TPOTRegime(dec), pd.BindDecode
 		case kindTTFT:
-			v.Predicted, regime, v.Binding = b.TTFTS[s.inputTokens], slo.TTFTRegime(s.quantile), "prefill"
+			v.Predicted, regime, v.Binding = b.TTFTS[s.inputTokens], slo.TTFTRegime(s.quantile), b.TTFTBinding(s.inputTokens)
 		}
 		slo.Judge(&v, dec, regime, higher, b.RequestsPerS > 0)
 		if s.kind == kindTPOT && slo.OneOutputToken(dec) {

@@ -50,6 +50,22 @@ type Bound struct {
 	// steady decoding of the requests that decode at RequestsPerS (Little's
 	// law: rate × output tokens × TPOT, at most every rank's batch).
 	SteadyTPOTS float64 `json:"steady_tpot_s"`
+	// ttftParts are TTFTS's terms per input length (prefill, router hops,
+	// transfer, first decode step), for TTFTBinding.
+	ttftParts map[int]TTFTParts
+}
+
+// TTFTBinding names what binds the TTFT floor at m input tokens, by the
+// rule check binds a simulated P/D TTFT with (ttftBinding: the side whose
+// parts sum largest, then its largest part) applied to the floor's parts;
+// "" when the bound has no floor at m.
+func (b *Bound) TTFTBinding(m int) string {
+	p, ok := b.ttftParts[m]
+	if !ok {
+		return ""
+	}
+	binding, _ := ttftBinding(p)
+	return binding
 }
 
 // Bounds is Bound for the deployment Evaluate models (same arguments but
@@ -111,7 +127,7 @@ func DecodeBound(dec *input.Input) PoolBound {
 // path's hops (PathOf) the TTFT floors include.
 func Combine(p, d PoolBound, sameNode bool, router string) Bound {
 	pIn, dec := p.Pool.in, d.Pool.in
-	b := Bound{Prefill: p.Pool, Decode: d.Pool, PrefillRatePerS: p.RatePerS, DecodeRatePerS: d.RatePerS, TPOTS: d.TPOTS, TTFTS: map[int]float64{}}
+	b := Bound{Prefill: p.Pool, Decode: d.Pool, PrefillRatePerS: p.RatePerS, DecodeRatePerS: d.RatePerS, TPOTS: d.TPOTS, TTFTS: map[int]float64{}, ttftParts: map[int]TTFTParts{}}
 	w := dec.Workload
 	n := max(1, w.InputTokens)
 	out := outputTokens(dec, n)
@@ -140,7 +156,8 @@ func Combine(p, d PoolBound, sameNode bool, router string) Bound {
 		if m != n {
 			t = newTransfer(pIn, dec, m, sameNode, p.Pool.Nodes, d.Pool.Nodes)
 		}
-		b.TTFTS[m] = pre + float64(PathOf(router).Hops)*lat + t.AloneS + d.FirstStepS
+		parts := TTFTParts{PrefillS: pre, RouterS: float64(PathOf(router).Hops) * lat, TransferS: t.AloneS, FirstDecodeS: d.FirstStepS}
+		b.TTFTS[m], b.ttftParts[m] = parts.PrefillS+parts.RouterS+parts.TransferS+parts.FirstDecodeS, parts
 	}
 	return b
 }

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/vlaunch/vlaunch/estimate/memory"
-	"github.com/vlaunch/vlaunch/estimate/perf"
 	"github.com/vlaunch/vlaunch/vllm"
 )
 
@@ -116,7 +115,7 @@ func (e *evaluator) connectorTransfer(t Transfer, n int) Transfer {
 	}
 	pre := e.pre
 	kv := memory.KVBytes(pre.in, memory.Stage{First: 0, End: pre.in.Model.NumLayers})
-	o := Overlap{Layers: max(1, kv.Layers/max(1, pre.in.Layout.PP)), ComputeS: lastChunkS(pre, pre.uncached(n)), PerLayerS: t.LatencyS, Overlaps: h.Overlaps}
+	o := Overlap{Layers: max(1, kv.Layers/max(1, pre.in.Layout.PP)), ComputeS: lastChunkS(pre, n), PerLayerS: t.LatencyS, Overlaps: h.Overlaps}
 	if h.StagingCopies {
 		o.CopyS = copyS(t.PerPrefillRankBytes, pre.in.GPU.HBMBandwidthGBytesPerS) + copyS(t.PerDecodeRankBytes, e.dec.in.GPU.HBMBandwidthGBytesPerS)
 	}
@@ -173,16 +172,17 @@ func (t Transfer) withoutPosting() Transfer {
 }
 
 // lastChunkS is the prefill pool's step that finishes a prompt of n tokens,
-// alone: the whole prompt within max_num_batched_tokens, else its last
-// chunk after the earlier ones' prefix (P2pNccl sends a chunked prompt whole
-// in the step that finishes it, build_connector_meta).
+// alone: the tokens its prefix cache does not serve (uncached), whole
+// within max_num_batched_tokens, else their last chunk, after the cached
+// prefix and the earlier chunks (P2pNccl sends a chunked prompt whole in
+// the step that finishes it, build_connector_meta); the chunk ends the
+// prompt (prefillChunkLoad's final).
 func lastChunkS(p *Pool, n int) float64 {
 	n = max(1, n)
+	u := p.uncached(n)
 	budget := max(1, p.in.MaxNumBatchedTokens)
-	prefix := (n - 1) / budget * budget
-	c := float64(n - prefix)
-	st := p.sm.StepUniform(perf.RankLoad{PrefillTokens: c, PrefillSeqs: 1, PrefillPrefix: float64(prefix), PrefillPairs: c * (float64(prefix) + (c+1)/2)})
-	return st.TotalS
+	prefix := p.cached(n) + (u-1)/budget*budget
+	return p.sm.StepUniform(prefillChunkLoad(1, float64(n-prefix), float64(prefix), true)).TotalS
 }
 
 // handoffAt is the hand-off at rate requests/s: Transfer.at, then, for a

@@ -49,7 +49,7 @@ func (e *evaluator) finite(n, out int, muP, hop float64, base Transfer, steadyPr
 	N := e.pool
 	// The first request's way to the decode pool (base moves nothing when
 	// the decode engines recompute the prompt).
-	first := pre.sm.PrefillIdle(pre.uncached(n), max(1, pre.in.MaxNumBatchedTokens)).TTFTS + hop + firstHandoffS(base)
+	first := pre.idlePrefill(n).TTFTS + hop + firstHandoffS(base)
 	rateOf := func(dr sim.Result) float64 {
 		if dr.OutputTokPerS <= 0 {
 			return 0

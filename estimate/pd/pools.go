@@ -84,26 +84,30 @@ func (p *Pool) ranks() int { return max(1, p.DP) * max(1, p.Instances) }
 const maxChunkSteps = 256
 
 // prefillRankRate is one prefill rank's prompts per second with every
-// rank's steps full: whole prompts packed max_num_batched_tokens to a step
-// (at most max_num_seqs of them), or a prompt longer than the budget in
-// chunks of it, every rank alike (the lock-step pace).
-func prefillRankRate(sm *perf.StepModel, n, budget, maxSeqs int) float64 {
+// rank's steps full: prompts that compute n tokens after cached ones
+// (their prefix cache's hit, which each chunk reads and attends over, as
+// perf.StepModel.PrefillIdleCached prices it), whole prompts packed
+// max_num_batched_tokens to a step (at most max_num_seqs of them), or a
+// prompt longer than the budget in chunks of it, every rank alike (the
+// lock-step pace); the chunk that ends a prompt is final
+// (prefillChunkLoad).
+func prefillRankRate(sm *perf.StepModel, n, cached, budget, maxSeqs int) float64 {
 	n, budget = max(1, n), max(1, budget)
+	pre := float64(max(0, cached))
 	if n <= budget {
 		k := float64(min(budget/n, max(1, maxSeqs)))
-		fn := float64(n)
-		st := sm.StepUniform(perf.RankLoad{PrefillTokens: k * fn, PrefillSeqs: k, PrefillPairs: k * fn * (fn + 1) / 2})
+		st := sm.StepUniform(prefillChunkLoad(k, float64(n), pre, true))
 		return rate(k, st.TotalS)
 	}
 	chunks := (n + budget - 1) / budget
 	stride := max(1, chunks/maxChunkSteps)
 	total := 0.0
-	for j := 0; j < chunks; j += stride {
-		p := j * budget
-		c := float64(min(budget, n-p))
-		st := sm.StepUniform(perf.RankLoad{PrefillTokens: c, PrefillSeqs: 1, PrefillPrefix: float64(p), PrefillPairs: c * (float64(p) + (c+1)/2)})
-		total += st.TotalS * float64(min(stride, chunks-j))
+	for j := 0; j < chunks-1; j += stride {
+		st := sm.StepUniform(prefillChunkLoad(1, float64(budget), pre+float64(j*budget), false))
+		total += st.TotalS * float64(min(stride, chunks-1-j))
 	}
+	p := (chunks - 1) * budget
+	total += sm.StepUniform(prefillChunkLoad(1, float64(n-p), pre+float64(p), true)).TotalS
 	return rate(1, total)
 }
 
@@ -117,8 +121,7 @@ func rate(k, t float64) float64 {
 
 // prefillCapacity is the prefill pool's requests per second at prompts of n.
 func (p *Pool) prefillCapacity(n int) float64 {
-	n = p.uncached(n)
-	return prefillRankRate(p.sm, n, p.in.MaxNumBatchedTokens, p.in.MaxNumSeqs) * float64(p.ranks())
+	return prefillRankRate(p.sm, p.uncached(max(1, n)), p.cached(n), p.in.MaxNumBatchedTokens, p.in.MaxNumSeqs) * float64(p.ranks())
 }
 
 // decodeBatch is one decode rank's batch: max_num_seqs, or the whole

@@ -79,9 +79,8 @@ func simPrefill(p *Pool, n int, l load, seed uint64) sim.Result {
 // tokens: what the pool's prefix cache does not serve (PromptReuse), each
 // request drawn cached or new (prefillDraw).
 func prefillConfig(p *Pool, n int, l load, seed uint64) sim.Config {
-	mean := p.uncached(n)
 	in, share, rate := p.prefillDraw(n)
-	cfg := colocatedConfig(p, in, 1, func() float64 { return p.sm.PrefillIdle(mean, max(1, p.in.MaxNumBatchedTokens)).TTFTS }, l, seed)
+	cfg := colocatedConfig(p, in, 1, func() float64 { return p.idlePrefill(n).TTFTS }, l, seed)
 	cfg.CachedShare, cfg.PrefixHitRate = share, rate
 	return cfg
 }
