@@ -44,20 +44,18 @@ var (
 // worldSize is vllm.ExecutorTooSmallMessage (the message lint's VL111
 // quotes) up to its second figure, the figures captured: pasted logs wrap
 // the rest ("… (1) in this\n  node.").
-var worldSize = func() *regexp.Regexp {
-	msg := vllm.ExecutorTooSmallMessage
-	msg = msg[:strings.Index(msg, "(Y)")+len("(Y)")]
-	q := strings.NewReplacer(`\(X\)`, `\((\d+)\)`, `\(Y\)`, `\((\d+)\)`).Replace(regexp.QuoteMeta(msg))
-	return regexp.MustCompile(q)
-}()
+var worldSize = sizesPattern(vllm.ExecutorTooSmallMessage)
 
 // tensorSize is vllm.ExecutorTooSmallMessage0111, the figures captured.
-var tensorSize = func() *regexp.Regexp {
-	msg := vllm.ExecutorTooSmallMessage0111
+var tensorSize = sizesPattern(vllm.ExecutorTooSmallMessage0111)
+
+// sizesPattern is an executor refusal's message up to its second figure,
+// "(X)" and "(Y)" captured as numbers.
+func sizesPattern(msg string) *regexp.Regexp {
 	msg = msg[:strings.Index(msg, "(Y)")+len("(Y)")]
 	q := strings.NewReplacer(`\(X\)`, `\((\d+)\)`, `\(Y\)`, `\((\d+)\)`).Replace(regexp.QuoteMeta(msg))
 	return regexp.MustCompile(q)
-}()
+}
 
 // worldSizeFail reports the refusal of an engine larger than the node
 // (either wording: m[1] the engine's size, m[2] the node's GPUs).
