@@ -555,7 +555,7 @@ func reportNixlTP(p *pass, d, pr *server, pt, dt int, pair vllm.TPPairing) bool 
 	if !pair.PrefillLarger {
 		return false
 	}
-	msg := fmt.Sprintf("prefill TP %d (%s:%d) is larger than decode TP %d: vLLM %s's NIXL connector divides by zero at the handshake (p_remote_rank = tp_rank // tp_ratio, vLLM #21576)", pt, pr.Inv.File, pr.Inv.Pos.Line, dt, d.Rel)
+	msg := fmt.Sprintf("prefill TP %d (%s:%d) is larger than decode TP %d: vLLM %s's NIXL connector %s", pt, pr.Inv.File, pr.Inv.Pos.Line, dt, d.Rel, vllm.NixlPrefillLargerFailure(d.Rel.Version, pt, dt))
 	hint := "use decode TP >= prefill TP, or a release with " + vllm.NixlTPPairingFix
 	if pair.Pairs == vllm.Absent {
 		p.ReportVersioned(d, at, hint, "%s", msg)

@@ -152,6 +152,7 @@ var (
 	ucxTransports    = regexp.MustCompile(`transports? (.+?) (?:is|are) not available, please use one or more of: (.+)$`)
 	ucxCreateAH      = regexp.MustCompile(`ibv_create_ah\(.*?sgid_index=(\d+).*?\) (?:for (.+?) )?on (\S+) failed: (.+)$`)
 	nixlStatus       = regexp.MustCompile(`NIXL_ERR_[A-Z_]+`)
+	tpRatioAssert    = regexp.MustCompile(`(Local|Remote) tensor parallel size (\d+) is not divisible by (?:remote|local) tensor parallel size (\d+)`)
 )
 
 func pdFailureRules() []rule {
@@ -254,6 +255,31 @@ func pdFailureRules() []rule {
 		}
 		c.fail(CodeNixlTPRatio, "NIXL cannot pair this decode worker with the prefill workers: the prefill TP is larger than the decode TP (tp_ratio is 0)", extra)
 	})
+	// TpKVTopology.tp_ratio's assertion (nixl_connector.py / kv_connector
+	// utils.py from 0.11.1, read at the v0.11.1-v0.14.0 tags): "Local tensor
+	// parallel size 4 is not divisible by remote tensor parallel size 8"
+	// (the decode's TP first); from 0.14.0 a larger remote size asserts as
+	// "Remote tensor parallel size … is not divisible by local …".
+	tpAssert := r(one("tensor parallel size"), "", func(c *ctx, _ [][]byte) {
+		m := tpRatioAssert.FindSubmatch(c.l.msg)
+		if m == nil || c.l.indent {
+			return
+		}
+		a, _ := strconv.Atoi(string(m[2]))
+		b, _ := strconv.Atoi(string(m[3]))
+		dec, pre := a, b
+		if string(m[1]) == "Remote" {
+			dec, pre = b, a
+		}
+		if dec <= 0 || pre <= 0 {
+			return
+		}
+		if pre > dec && pre%dec == 0 {
+			c.fail(CodeNixlTPRatio, fmt.Sprintf("NIXL cannot pair this decode worker (TP %d) with the prefill workers (TP %d): this release pairs a prefill TP larger than the decode TP only from vllm%s", dec, pre, vllm.NixlTPPairingFix), "")
+			return
+		}
+		c.fail(CodeNixlTPRatio, fmt.Sprintf("NIXL cannot pair this decode worker (TP %d) with the prefill workers (TP %d): one TP size must divide the other", dec, pre), "")
+	})
 	// NIXL's status codes (ai-dynamo/dynamo#1108: "NIXL_ERR_BACKEND";
 	// LMCache/LMCache#605: "nixl._bindings.nixlBackendError: NIXL_ERR_BACKEND").
 	backend := r(one("NIXL_ERR_"), "", func(c *ctx, _ [][]byte) {
@@ -345,7 +371,7 @@ func pdFailureRules() []rule {
 		}
 		c.fail(CodeMooncakeTransfer, msg, "")
 	})
-	return []rule{engineID, handshake, again, xfer, hmaOff, unify, mcPeer, mooncake, expired, invalid, missing, transports, createAH, tpRatio, backend, ucxErr}
+	return []rule{engineID, handshake, again, xfer, hmaOff, unify, mcPeer, mooncake, expired, invalid, missing, transports, createAH, tpRatio, tpAssert, backend, ucxErr}
 }
 
 // mooncakeReq and mooncakeRet read the request and the transfer engine's

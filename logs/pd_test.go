@@ -183,3 +183,22 @@ func TestSideChannelListenerStaysInItsPod(t *testing.T) {
 		t.Errorf("got %s, want LOG154 on the DP pod", codesOf(fs))
 	}
 }
+
+// TestTPRatioAssertion: from 0.11.1 NIXL asserts the TP ratio before it
+// divides (TpKVTopology.tp_ratio, read at the v0.11.1 tag): a decode TP 4
+// under prefill TP 8 is LOG210 naming both sizes and the change that pairs
+// them; a pair neither divides says so.
+func TestTPRatioAssertion(t *testing.T) {
+	log := `(EngineCore_DP0 pid=286) ERROR 12-01 03:33:23 [core.py:710] AssertionError: Local tensor parallel size 4 is not divisible by remote tensor parallel size 8.
+`
+	fs := failuresOf(t, log)
+	if len(fs) != 1 || fs[0].Code != CodeNixlTPRatio || !strings.Contains(fs[0].Message, "(TP 4)") || !strings.Contains(fs[0].Message, "#27274") {
+		t.Fatalf("got %+v", fs)
+	}
+	log = `(EngineCore_DP0 pid=286) ERROR 12-01 03:33:23 [core.py:710] AssertionError: Remote tensor parallel size 6 is not divisible by local tensor parallel size 4.
+`
+	fs = failuresOf(t, log)
+	if len(fs) != 1 || !strings.Contains(fs[0].Message, "one TP size must divide the other") {
+		t.Fatalf("got %+v", fs)
+	}
+}

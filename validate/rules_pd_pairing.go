@@ -59,7 +59,7 @@ func checkNixlTP(c *checker, pt, dt int, pair vllm.TPPairing, tpPath []string) {
 			"prefill TP %d and decode TP %d: neither divides the other, and NIXL requires it (\"is not divisible by remote tensor parallel size\")", pt, dt)
 	case pair.PrefillLarger && pair.Pairs == vllm.Absent:
 		c.errorf(CodePDPairing, tpPath, "use decode TP >= prefill TP, or a release with "+vllm.NixlTPPairingFix,
-			"prefill TP %d is larger than decode TP %d: vLLM %s's NIXL connector divides by zero at the handshake (vLLM #21576)", pt, dt, c.rel)
+			"prefill TP %d is larger than decode TP %d: vLLM %s's NIXL connector %s", pt, dt, c.rel, vllm.NixlPrefillLargerFailure(c.rel.Version, pt, dt))
 	case pair.PrefillLarger:
 		c.add(diag.Info, CodePDPairing, tpPath, "use decode TP >= prefill TP to be sure",
 			"prefill TP %d is larger than decode TP %d: NIXL pairs them from %s, whose first release is inferred, not confirmed", pt, dt, vllm.NixlTPPairingFix)

@@ -1,6 +1,9 @@
 package vllm
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // Prefill/decode (P/D) facts of the NIXL connector that lint (VL22x) and
 // validate (the disaggregation rules) both ask, so that each lives here once.
@@ -75,13 +78,19 @@ func NixlSidePorts(v Version, base, dpStart, dpLocal, tp int) []int {
 }
 
 // nixlTPPairing is the first release where NIXL pairs a prefill TP larger
-// than the decode TP: #27274 (merged 2025-12-18, ≈v0.14, unconfirmed);
-// before it `p_remote_rank = self.tp_rank // tp_ratio` divides by zero
-// (vLLM #21576). Releases before nixlTPPairingCertain predate the merge
-// for certain.
+// than the decode TP: #27274 (merged 2025-12-18). Read at the tags
+// (kzwrime/vllm snapshot of vllm-project/vllm): v0.13.0's
+// vllm/distributed/kv_transfer/kv_connector/utils.py TpKVTopology.tp_ratio
+// asserts "Local tensor parallel size … is not divisible by remote tensor
+// parallel size" whenever the decode (local) TP is below the prefill's, and
+// nixl_connector.py asserts "Decode TP cannot be smaller than prefill TP";
+// v0.14.0's tp_ratio returns a negative ratio for "P TP > D TP" and
+// nixl_connector.py keeps src_xfer_handles_by_tp_ratio. So the first release
+// is 0.14.0, certain (no 0.13.x patch tag exists). Before it
+// `p_remote_rank = self.tp_rank // tp_ratio` divided by zero (vLLM #21576).
 var (
 	nixlTPPairing        = v0140
-	nixlTPPairingCertain = v0120
+	nixlTPPairingCertain = v0140
 )
 
 // TPPairing is what a release does with a prefill TP and a decode TP.
@@ -116,8 +125,25 @@ func NixlTPPairing(v Version, p, d int) TPPairing {
 	return TPPairing{Pairs: Present}
 }
 
+// nixlTPRatioAsserts is the first release whose NIXL checks the TP ratio
+// before dividing by it: v0.11.1's nixl_connector.py TpKVTopology.tp_ratio
+// asserts "Local tensor parallel size … is not divisible by remote tensor
+// parallel size"; v0.11.0's computes `tp_ratio = self._tp_size[...] //
+// remote_tp_size` and divides by it (read at the tags, kzwrime/vllm).
+var nixlTPRatioAsserts = v0111
+
+// NixlPrefillLargerFailure says how release v's NIXL fails when the prefill
+// TP p is above the decode TP d (before #27274): a ZeroDivisionError at the
+// handshake up to 0.11.0, an assertion from 0.11.1.
+func NixlPrefillLargerFailure(v Version, p, d int) string {
+	if v.Less(nixlTPRatioAsserts) {
+		return "divides by zero at the handshake (p_remote_rank = tp_rank // tp_ratio, vLLM #21576)"
+	}
+	return fmt.Sprintf("fails its assertion at the handshake (\"Local tensor parallel size %d is not divisible by remote tensor parallel size %d\", TpKVTopology.tp_ratio)", d, p)
+}
+
 // NixlTPPairingFix names the change that lifts PrefillLarger, for hints.
-const NixlTPPairingFix = "#27274 (≈0.14)"
+const NixlTPPairingFix = "#27274 (0.14.0)"
 
 // nixlBlockHetero is the first release whose NIXL transfers between
 // different block sizes (#26759, merged 2025-11-14): a prefill block smaller

@@ -2,6 +2,7 @@ package vllm
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -46,7 +47,10 @@ func TestNixlTPPairing(t *testing.T) {
 		{"0.11.0", 4, 6, TPPairing{Pairs: Absent, NotDivisible: true}},
 		{"0.20.0", 6, 4, TPPairing{Pairs: Absent, NotDivisible: true}},
 		{"0.11.0", 8, 4, TPPairing{Pairs: Absent, PrefillLarger: true}},
-		{"0.12.0", 8, 4, TPPairing{Pairs: Maybe, PrefillLarger: true}},
+		// Read at the tags: v0.13.0's tp_ratio asserts, v0.14.0's pairs
+		// a larger prefill TP (#27274).
+		{"0.12.0", 8, 4, TPPairing{Pairs: Absent, PrefillLarger: true}},
+		{"0.13.0", 8, 4, TPPairing{Pairs: Absent, PrefillLarger: true}},
 		{"0.14.0", 8, 4, TPPairing{Pairs: Present}},
 	} {
 		if got := NixlTPPairing(mustVersion(tt.v), tt.p, tt.d); got != tt.want {
@@ -91,5 +95,19 @@ func TestKVConnectorNamed(t *testing.T) {
 		if ok != (want != "") || c.Name != want {
 			t.Errorf("%q: %q %v, want %q", name, c.Name, ok, want)
 		}
+	}
+}
+
+// TestNixlPrefillLargerFailure: up to 0.11.0 NIXL divides by a zero TP
+// ratio (vLLM #21576); from 0.11.1 TpKVTopology.tp_ratio asserts first,
+// naming the decode (local) size then the prefill (remote) one (read at
+// the v0.11.0 and v0.11.1 tags).
+func TestNixlPrefillLargerFailure(t *testing.T) {
+	if got := NixlPrefillLargerFailure(mustVersion("0.11.0"), 8, 4); !strings.Contains(got, "divides by zero") {
+		t.Errorf("0.11.0: %q", got)
+	}
+	got := NixlPrefillLargerFailure(mustVersion("0.11.1"), 8, 4)
+	if !strings.Contains(got, "Local tensor parallel size 4 is not divisible by remote tensor parallel size 8") {
+		t.Errorf("0.11.1: %q", got)
 	}
 }

@@ -28,7 +28,8 @@ func TestPDTPPairing(t *testing.T) {
 		{"mooncake", "0.19.0", 2, 3, 8, false, true, true},
 		{"nixl", "0.18.1", 1, 4, 8, false, false, false},
 		{"nixl", "0.11.0", 8, 2, 8, false, true, false},
-		{"nixl", "0.12.0", 8, 2, 8, false, false, false},
+		{"nixl", "0.12.0", 8, 2, 8, false, true, false},
+		{"nixl", "0.14.0", 8, 2, 8, false, false, false},
 		{"NixlConnector", "0.19.0", 2, 3, 8, false, true, false},
 		{"lmcache", "0.11.0", 8, 2, 8, false, true, false},
 	} {
