@@ -260,6 +260,8 @@ func pdFailureRules() []rule {
 	// parallel size 4 is not divisible by remote tensor parallel size 8"
 	// (the decode's TP first); from 0.14.0 a larger remote size asserts as
 	// "Remote tensor parallel size … is not divisible by local …".
+	// MooncakeConnector's _get_tp_ratio asserts the same words (v0.19.0,
+	// v0.24.0 mooncake_connector.py), so the message names no connector.
 	tpAssert := r(one("tensor parallel size"), "", func(c *ctx, _ [][]byte) {
 		m := tpRatioAssert.FindSubmatch(c.l.msg)
 		if m == nil || c.l.indent {
@@ -275,10 +277,10 @@ func pdFailureRules() []rule {
 			return
 		}
 		if pre > dec && pre%dec == 0 {
-			c.fail(CodeNixlTPRatio, fmt.Sprintf("NIXL cannot pair this decode worker (TP %d) with the prefill workers (TP %d): this release pairs a prefill TP larger than the decode TP only from vllm%s", dec, pre, vllm.NixlTPPairingFix), "")
+			c.fail(CodeNixlTPRatio, fmt.Sprintf("the KV connector cannot pair this decode worker (TP %d) with the prefill workers (TP %d): a prefill TP larger than the decode TP is paired by NIXL from vllm%s and by MooncakeConnector from %s", dec, pre, vllm.NixlTPPairingFix, vllm.MooncakeHeteroTPFrom()), "")
 			return
 		}
-		c.fail(CodeNixlTPRatio, fmt.Sprintf("NIXL cannot pair this decode worker (TP %d) with the prefill workers (TP %d): one TP size must divide the other", dec, pre), "")
+		c.fail(CodeNixlTPRatio, fmt.Sprintf("the KV connector cannot pair this decode worker (TP %d) with the prefill workers (TP %d): one TP size must divide the other", dec, pre), "")
 	})
 	// NIXL's status codes (ai-dynamo/dynamo#1108: "NIXL_ERR_BACKEND";
 	// LMCache/LMCache#605: "nixl._bindings.nixlBackendError: NIXL_ERR_BACKEND").
