@@ -190,7 +190,13 @@ func peelPaste(b []byte, l *line) []byte {
 			j++
 		}
 		if j == len(t) || t[j] == ' ' {
+			// The marker's one space is Markdown's, not the line's: a
+			// quoted "> Memory access fault …" is not indented, while
+			// "> ␣␣␣␣File …" keeps its traceback indentation.
 			l.formats |= fmtQuote
+			if j < len(t) {
+				j++
+			}
 			return t[j:]
 		}
 	}

@@ -202,3 +202,21 @@ func TestTPRatioAssertion(t *testing.T) {
 		t.Fatalf("got %+v", fs)
 	}
 }
+
+// TestQuotedCRIFaultLines: a GitHub quote ("> ") of a node's container log
+// file (CRI: timestamp, stream, F/P tag) of ROCm's memory fault is LOG191,
+// one failure over the eight GPUs' lines (qa45a F1, F5, F6: ROCm/aiter#5192's
+// layout, lines written here).
+func TestQuotedCRIFaultLines(t *testing.T) {
+	log := ""
+	for _, n := range []string{"6", "2", "8", "3"} {
+		log += "> 2026-08-31T17:43:36.716068815Z stderr F Memory access fault by GPU node-" + n + " (Agent handle: 0x319bf880) on address 0x7f46e0400000. Reason: Unknown.\n"
+	}
+	fs := failuresOf(t, log)
+	if len(fs) != 1 || fs[0].Code != "LOG191" || fs[0].Count != 4 || strings.Contains(fs[0].Text, "stderr F") {
+		t.Fatalf("got %+v", fs)
+	}
+	if fs := failuresOf(t, "> Memory access fault by GPU node-6 (Agent handle: 0x1) on address 0x2. Reason: Unknown.\n"); len(fs) != 1 {
+		t.Fatalf("one quoted line: %+v", fs)
+	}
+}

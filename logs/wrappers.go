@@ -115,7 +115,7 @@ func peelTimestamp(b []byte, l *line) []byte {
 		return b
 	}
 	l.stamp = b[:n]
-	rest := b[n+1:]
+	rest := peelCRIStream(b[n+1:])
 	l.formats |= fmtTimestamps
 	if journaldOffset(b[:n]) {
 		if r, ok := peelHostIdent(rest, l); ok {
@@ -687,4 +687,17 @@ func hasWordSGR(b []byte) bool {
 		}
 		off += i + len(wordESC)
 	}
+}
+
+// peelCRIStream removes the stream and tag a container runtime's log file
+// puts after the timestamp (the CRI logging format kubelet writes under
+// /var/log/pods: "2026-08-31T17:43:36.67Z stderr F <line>", F a full line,
+// P a partial one), which `kubectl logs` hides but a node's file keeps.
+func peelCRIStream(b []byte) []byte {
+	for _, s := range [][]byte{[]byte("stdout "), []byte("stderr ")} {
+		if bytes.HasPrefix(b, s) && len(b) > len(s)+1 && (b[len(s)] == 'F' || b[len(s)] == 'P') && b[len(s)+1] == ' ' {
+			return b[len(s)+2:]
+		}
+	}
+	return b
 }
