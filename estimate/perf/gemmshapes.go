@@ -59,7 +59,12 @@ type denseGEMMs struct {
 // -26% to +45–87%: A100 needs ~1.35×, H100 ~2×, one share cannot carry
 // both) and the NIM Llama-3.3-70B 5K TTFT anchor -1% -> +96% (an isolated
 // prefill reaches the tables' rate). What makes sustained dense bursts on
-// GPUStack's H100 run at about half the tables' rate is not established.
+// GPUStack's H100 run at about half the tables' rate is not established;
+// perf45 found it is not the kernel, the release or the shape: vLLM runs
+// the tables' cuBLAS call (F.linear) at the tables' fused shapes, the
+// H100 tables of vLLM 0.14, 0.19 and 0.24 agree within ~1–2%, and at
+// serving shapes they sit on public matmul measurements
+// (TestGEMMTablesAtMAMF; docs/calibration-analysis.md, perf45).
 var UseServingGEMMShare = false
 
 // servingFactor is what a shape's measured latency is multiplied by for a

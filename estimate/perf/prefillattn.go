@@ -25,7 +25,10 @@ package perf
 // UsePrefillAttnAsMeasured reads the tables' prefill-attention curve
 // unscaled (prefillAttnShare). Off: × MeasuredCompute, as before attn44.
 // Off: on, the held-out vLLM-on-Hopper rows lose more than the A100 and
-// SGLang rows gain (docs/calibration-analysis.md, attn44).
+// SGLang rows gain (docs/calibration-analysis.md, attn44). perf45 found no
+// under-priced Hopper GEMM for the share to be carrying; what holds the
+// switch back is scicom's Qwen3-14B TP 4–8 rows, too fast at every load
+// with decode included, and the dense curve's use for MLA prefill.
 var UsePrefillAttnAsMeasured = false
 
 // prefillAttnShare is the share of the prefill-attention curve a serving
