@@ -3,6 +3,7 @@ package replay
 import (
 	"flag"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -131,4 +132,34 @@ func stallPerArrival(r published.Row) (arrivalStall, bool) {
 	gaps := n.V * (w.OutputTokensMean.V - 1)
 	merged := gaps * (1 - f.TPOTMs.Mean.V/f.ITLMs.Mean.V)
 	return arrivalStall{merged: merged, stallMs: merged / (n.V * float64(c-1)) * f.TPOTMs.Mean.V}, true
+}
+
+// TestStallPerArrival checks the stall arithmetic by hand: 100 requests of
+// 221 output tokens (22,000 gaps) at 4 sessions, TPOT 8 ms, ITL 8.8 ms:
+// chunks 22,000 × 8 / 8.8 = 20,000, so 2,000 gaps merged, 2,000 / (100 × 3)
+// = 6.67 tokens of each running stream per arrival, × 8 ms = 53.3 ms. A
+// run whose ITL equals its TPOT stalls nothing; SGLang's client and a
+// single session read nothing.
+func TestStallPerArrival(t *testing.T) {
+	n := published.N
+	row := func(client string, conc, itl float64) published.Row {
+		var r published.Row
+		r.Load.Kind, r.Load.Concurrency = published.LoadClosedLoop, n(conc)
+		r.Workload.Client, r.Workload.OutputTokensMean = client, n(221)
+		r.Figures.CompletedRequests, r.Figures.TPOTMs.Mean, r.Figures.ITLMs.Mean = n(100), n(8), n(itl)
+		return r
+	}
+	got, ok := stallPerArrival(row("vllm-bench-serve", 4, 8.8))
+	if !ok || math.Abs(got.merged-2000) > 1e-6 || math.Abs(got.stallMs-160.0/3) > 1e-6 {
+		t.Errorf("stallPerArrival = %+v, %v; want 2000 merged gaps, 53.33 ms", got, ok)
+	}
+	if got, ok := stallPerArrival(row("vllm-bench-serve", 4, 8)); !ok || got.merged != 0 || got.stallMs != 0 {
+		t.Errorf("ITL = TPOT: %+v, %v; want no stall", got, ok)
+	}
+	if _, ok := stallPerArrival(row("sglang-bench-serving", 4, 8.8)); ok {
+		t.Error("SGLang's client spreads a chunk's gap over its tokens: want no reading")
+	}
+	if _, ok := stallPerArrival(row("vllm-bench-serve", 1, 8.8)); ok {
+		t.Error("one session meets no running stream: want no reading")
+	}
 }
