@@ -76,16 +76,16 @@ func TestTTFTLowConcurrency(t *testing.T) {
 	t.Logf("low-concurrency TTFT, part by part (ms):\n%s", b.String())
 
 	var c strings.Builder
-	c.WriteString("| row | engine | sessions | TPOT mean | ITL mean / median / P99 | ITL mean / TPOT mean | merged gaps | stall per arrival per running stream (ms) |\n|---|---|---|---|---|---|---|---|\n")
+	c.WriteString("| row | engine | sessions | TPOT mean | ITL mean / median / P99 | ITL mean / TPOT mean | merged gaps | lost per arrival and stream | stall per arrival (ms; 0: at most about a step) |\n|---|---|---|---|---|---|---|---|---|\n")
 	for _, r := range rows {
 		st, ok := stallPerArrival(r)
 		if !ok {
 			continue
 		}
 		f := r.Figures
-		fmt.Fprintf(&c, "| %s | %s %s %s | %d | %s | %s / %s / %s | %.3f | %.0f | %.1f |\n", r.ID, r.Engine.Name, r.Engine.Version,
+		fmt.Fprintf(&c, "| %s | %s %s %s | %d | %s | %s / %s / %s | %.3f | %.0f | %.2f | %.1f |\n", r.ID, r.Engine.Name, r.Engine.Version,
 			r.Workload.API, r.Load.Concurrency.Int(), f.TPOTMs.Mean, f.ITLMs.Mean, f.ITLMs.Median, f.ITLMs.P99,
-			f.ITLMs.Mean.V/f.TPOTMs.Mean.V, st.merged, st.stallMs)
+			f.ITLMs.Mean.V/f.TPOTMs.Mean.V, st.merged, st.lost, st.stallMs)
 	}
 	t.Logf("vLLM-client closed loops: API-server stall per arrival implied by ITL against TPOT:\n%s", c.String())
 }
@@ -96,8 +96,11 @@ type arrivalStall struct {
 	// merged is how many token gaps the client did not see as gaps of
 	// their own: they came in one chunk with the token before.
 	merged float64
-	// stallMs is the stall that many merged gaps per arrival and running
-	// stream take at the mean TPOT.
+	// lost is merged per arrival and running stream.
+	lost float64
+	// stallMs is the stall that loses that many gaps, (lost + 1) × TPOT,
+	// when lost is at least a half; below that a stall is at most about
+	// one step (0 here).
 	stallMs float64
 }
 
@@ -110,11 +113,13 @@ type arrivalStall struct {
 // stream waits on a busy event loop (vllm/v1/engine/output_processor.py,
 // `put`: `self.output.add(output, aggregate=...)`). So a loop blocked for
 // d ms while the engine keeps stepping delivers d / TPOT tokens of each
-// running stream in one chunk: the ITL mean rises above the TPOT mean
-// while the TPOT (the engine's pace) does not. With G = n × (out − 1)
-// token gaps, the chunks are G × TPOT / ITL; the gaps missing, over n
-// arrivals each meeting c − 1 running streams, times the TPOT, are the
-// stall per arrival. The TPOT mean is per request, not per token (short
+// running stream in one chunk, d / TPOT − 1 gaps fewer: the ITL mean
+// rises above the TPOT mean while the TPOT (the engine's pace) does not.
+// With G = n × (out − 1) token gaps, the chunks are G × TPOT / ITL; the
+// gaps missing over n arrivals, each meeting c − 1 running streams, are
+// lost per stream, and the stall is (lost + 1) × TPOT. A stall shorter
+// than a step merges nothing, so a ratio near 1 bounds the stall by
+// about one step and no more. The TPOT mean is per request, not per token (short
 // requests weigh more), so a few percent either way is noise; SGLang's
 // client spreads a multi-token chunk's gap over its tokens
 // (bench_serving.py `adjust_itl`), so only vLLM's client counts.
@@ -131,15 +136,20 @@ func stallPerArrival(r published.Row) (arrivalStall, bool) {
 	}
 	gaps := n.V * (w.OutputTokensMean.V - 1)
 	merged := gaps * (1 - f.TPOTMs.Mean.V/f.ITLMs.Mean.V)
-	return arrivalStall{merged: merged, stallMs: merged / (n.V * float64(c-1)) * f.TPOTMs.Mean.V}, true
+	st := arrivalStall{merged: merged, lost: merged / (n.V * float64(c-1))}
+	if st.lost >= 0.5 {
+		st.stallMs = (st.lost + 1) * f.TPOTMs.Mean.V
+	}
+	return st, true
 }
 
 // TestStallPerArrival checks the stall arithmetic by hand: 100 requests of
 // 221 output tokens (22,000 gaps) at 4 sessions, TPOT 8 ms, ITL 8.8 ms:
 // chunks 22,000 × 8 / 8.8 = 20,000, so 2,000 gaps merged, 2,000 / (100 × 3)
-// = 6.67 tokens of each running stream per arrival, × 8 ms = 53.3 ms. A
-// run whose ITL equals its TPOT stalls nothing; SGLang's client and a
-// single session read nothing.
+// = 6.67 lost per arrival and running stream, a stall of 7.67 × 8 = 61.3
+// ms. A run whose ITL equals its TPOT, or loses under half a gap per
+// stream, reads no stall; SGLang's client and a single session read
+// nothing.
 func TestStallPerArrival(t *testing.T) {
 	n := published.N
 	row := func(client string, conc, itl float64) published.Row {
@@ -150,8 +160,12 @@ func TestStallPerArrival(t *testing.T) {
 		return r
 	}
 	got, ok := stallPerArrival(row("vllm-bench-serve", 4, 8.8))
-	if !ok || math.Abs(got.merged-2000) > 1e-6 || math.Abs(got.stallMs-160.0/3) > 1e-6 {
-		t.Errorf("stallPerArrival = %+v, %v; want 2000 merged gaps, 53.33 ms", got, ok)
+	if !ok || math.Abs(got.merged-2000) > 1e-6 || math.Abs(got.lost-20.0/3) > 1e-9 || math.Abs(got.stallMs-184.0/3) > 1e-6 {
+		t.Errorf("stallPerArrival = %+v, %v; want 2000 merged gaps, 6.67 lost, 61.33 ms", got, ok)
+	}
+	// ITL 8.04: 22,000 × (1 − 8 / 8.04) = 109.5 merged, 0.365 a stream: under a step.
+	if got, ok := stallPerArrival(row("vllm-bench-serve", 4, 8.04)); !ok || got.lost >= 0.5 || got.stallMs != 0 {
+		t.Errorf("ITL 0.5%% above TPOT: %+v, %v; want no stall beyond a step", got, ok)
 	}
 	if got, ok := stallPerArrival(row("vllm-bench-serve", 4, 8)); !ok || got.merged != 0 || got.stallMs != 0 {
 		t.Errorf("ITL = TPOT: %+v, %v; want no stall", got, ok)
