@@ -99,8 +99,10 @@ func Classify(f Facts) Class {
 
 // MinSources is the fewest held-out sources a band needs to bound
 // anything. A current class's regime with fewer sources of its own takes
-// the figures of every current class of that regime (Band.Pooled); a band
-// still built from fewer sources is open on both sides: with three source
+// the figures of every current class of that regime (Band.Pooled), no
+// narrower than its own two or three sources' predictive interval
+// (Band.OwnSpread); a band still built from fewer sources is open on both
+// sides: with three source
 // effects or fewer, the spread between sources — what a new setup's error
 // depends on — is not known (Student's t on two degrees of freedom is
 // already 1.9 at 90%).
@@ -150,6 +152,14 @@ type Band struct {
 	Pooled bool   `json:"pooled,omitempty"`
 	Own    int    `json:"own_sources,omitempty"`
 	Beyond string `json:"beyond,omitempty"`
+	// OwnSpread marks a pooled band widened to the predictive interval of
+	// its class's own sources alone (two or three of them; Student's t on
+	// Own−1 degrees of freedom): too few to bound a band by themselves,
+	// but enough to show they disagree by more than the pool's sources
+	// do. OwnDisagree is then the ratio of their largest to smallest
+	// median of published/predicted.
+	OwnSpread   bool    `json:"own_spread,omitempty"`
+	OwnDisagree float64 `json:"-"`
 }
 
 // Few reports whether the band is open for want of sources (fewer than

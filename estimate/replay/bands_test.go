@@ -115,3 +115,45 @@ func TestBandTableOpenSides(t *testing.T) {
 		t.Errorf("an open band's range is [0, +Inf), got [%g, %g]", lo, hi)
 	}
 }
+
+// A pooled class with two or three sources of its own is no narrower than
+// their own predictive interval (ownSpread): two dense sources 1.6× apart
+// beside five MoE sources that agree get Student's t on one degree of
+// freedom around the dense sources' mean; two that agree keep the pool's
+// band; one keeps the pool's band stretched to its figures.
+func TestBandsOwnSpread(t *testing.T) {
+	var moe []Target
+	for i, r := range []float64{0.9, 1.0, 1.1, 1.2, 0.95} {
+		moe = append(moe, figs(band.MoE, band.ThroughputBurst, fmt.Sprint("m", i), 1, r, 0)...)
+	}
+	apart := append(append(moe[:5:5], figs(band.Dense, band.ThroughputBurst, "d-a", 3, 1.0, 0.05)...),
+		figs(band.Dense, band.ThroughputBurst, "d-b", 3, 1.6, 0.05)...)
+	b, _ := find(Bands(apart, nil), band.Dense, band.ThroughputBurst)
+	// By hand: medians 0 and ln 1.6, one degree of freedom between, each
+	// source's figures ±0.05 around its median (within variance 4 × 0.05²
+	// over 6 − 2), t(0.9, 1) = 3.078.
+	mean := math.Log(1.6) / 2
+	between := 2 * mean * mean
+	h := 3.078 * math.Sqrt(between*(1+1.0/2)+4*0.05*0.05/4)
+	if !b.Pooled || !b.OwnSpread || math.Abs(b.OwnDisagree-1.6) > 1e-9 ||
+		math.Abs(b.Low/math.Exp(mean-h)-1) > 1e-3 || math.Abs(b.High/math.Exp(mean+h)-1) > 1e-3 {
+		t.Errorf("two dense sources 1.6× apart: want their own interval ×%.3f–×%.3f, got %+v", math.Exp(mean-h), math.Exp(mean+h), b)
+	}
+	pool, _ := find(Bands(apart, nil), band.MoE, band.ThroughputBurst)
+	if b.High/b.Low <= pool.High/pool.Low {
+		t.Errorf("the own interval should be wider than the moe band ×%.2f–×%.2f, got ×%.2f–×%.2f", pool.Low, pool.High, b.Low, b.High)
+	}
+
+	agree := append(append(moe[:5:5], figs(band.Dense, band.ThroughputBurst, "d-a", 3, 1.0, 0.01)...),
+		figs(band.Dense, band.ThroughputBurst, "d-b", 3, 1.02, 0.01)...)
+	b, _ = find(Bands(agree, nil), band.Dense, band.ThroughputBurst)
+	whole := bandOf(band.ThroughputBurst, agree)
+	if b.OwnSpread || b.Beyond != "" || b.Low != whole.Low || b.High != whole.High {
+		t.Errorf("two dense sources that agree: want the pool's band ×%.3f–×%.3f, got %+v", whole.Low, whole.High, b)
+	}
+
+	one := append(moe[:5:5], figs(band.Dense, band.ThroughputBurst, "d-a", 3, 1.6, 0.05)...)
+	if b, _ = find(Bands(one, nil), band.Dense, band.ThroughputBurst); b.OwnSpread || b.Beyond != "d-a" {
+		t.Errorf("one dense source: want the pool stretched for it, no own interval, got %+v", b)
+	}
+}

@@ -86,12 +86,12 @@ func TestCalibrationThroughput(t *testing.T) {
 	for _, c := range band.Classes {
 		for _, r := range regimes {
 			n, ok := cov.PerClass[c][r]
-			if !ok || n.Sources < band.MinSources {
+			if !ok {
 				continue
 			}
 			if n.Share() < CoverFloor {
-				t.Errorf("%s %s: the bands cover %.0f%% of %d figures of %d sources they were not built from (leave one source out); the floor is %.0f%% in every class and regime with at least %d sources",
-					c, r, 100*n.Share(), n.N, n.Sources, 100*CoverFloor, band.MinSources)
+				t.Errorf("%s %s: the bands cover %.0f%% of %d figures of %d sources they were not built from (leave one source out); the floor is %.0f%% in every class and regime checked",
+					c, r, 100*n.Share(), n.N, n.Sources, 100*CoverFloor)
 			}
 		}
 	}

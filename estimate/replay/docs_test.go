@@ -185,7 +185,8 @@ func bandTable(b *strings.Builder, bands []band.Band) {
 	b.WriteString("variance). Errors within a source move together (one release, one client, one API server), so the spread between sources,\n")
 	b.WriteString("not the count of figures, sets how far a new setup can be off, and a regime with few sources gets a wide t quantile.\n")
 	fmt.Fprintf(b, "A side is *open* (unbounded; a verdict that depends on it is `uncertain`, and the report says why) when the band rests on\n")
-	fmt.Fprintf(b, "fewer than %d sources (\"few sources\") or reaches beyond ×%g, an order of magnitude (\"sources disagree by up to N×\": past that a\n", band.MinSources, band.MaxFactor)
+	fmt.Fprintf(b, "fewer than %d sources (\"few sources\"; for a pooled class, its own sources' interval below: \"few sources of its own\") or\n", band.MinSources)
+	fmt.Fprintf(b, "reaches beyond ×%g, an order of magnitude (\"sources disagree by up to N×\": past that a\n", band.MaxFactor)
 	b.WriteString("bound is false precision). Package band, generated from this test; the report names the source whose median lies furthest out on the wider\n")
 	b.WriteString("side and what that source tests.\n\n")
 	b.WriteString("Classes (package band, `band.Classify`): *legacy* is vLLM before 0.8 (the V0 engine), SGLang before 0.5 and AMD GPUs, none\n")
@@ -193,8 +194,12 @@ func bandTable(b *strings.Builder, bands []band.Band) {
 	b.WriteString("*moe* an MoE model whose experts are TP-sharded or expert-parallel within one TP group, *moe-ep* an MoE model with\n")
 	b.WriteString("data-parallel attention and expert parallelism across the DP ranks. A deployment gets the bands of its class; a current\n")
 	fmt.Fprintf(b, "class whose regime has fewer than %d held-out sources gets the band of every current class's figures of that regime\n", band.MinSources)
-	b.WriteString("(*pooled*: it is no better known than the pool), stretched to hold every figure of the class's own sources (*beyond*\n")
-	b.WriteString("names the one that stretched it: the pool does not know the class's offset, and those figures are its only direct evidence).\n\n")
+	b.WriteString("(*pooled*: it is no better known than the pool). With two or three sources of its own, the band is no narrower than\n")
+	b.WriteString("those sources' own predictive interval by the same rule (*own interval*: their mean, their spread, Student's t on one or\n")
+	b.WriteString("two degrees of freedom, 3.08 or 1.89): the pool's sources say how far *they* disagree, not how far this class's do, and a\n")
+	b.WriteString("class whose few sources disagree more than the pool's gets the wide band its few sources warrant. Last, the band is\n")
+	b.WriteString("stretched to hold every figure of the class's own sources (*beyond* names the one that stretched it: the pool does not\n")
+	b.WriteString("know the class's offset, and those figures are its only direct evidence).\n\n")
 	b.WriteString("| class | regime | low | high | centre | between sources | within a source | sources disagree by | pooled (beyond) | held-out figures | sources | wider side set by |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	side := func(x float64, open bool) string {
 		if open {
@@ -219,10 +224,15 @@ func pooled(x band.Band) string {
 	switch {
 	case !x.Pooled:
 		return "no"
-	case x.Beyond != "":
-		return fmt.Sprintf("yes (%d own; stretched for %s)", x.Own, x.Beyond)
 	}
-	return fmt.Sprintf("yes (%d own)", x.Own)
+	own := fmt.Sprintf("%d own", x.Own)
+	if x.OwnSpread {
+		own += fmt.Sprintf(", own interval: they disagree by %.1f×", x.OwnDisagree)
+	}
+	if x.Beyond != "" {
+		own += "; stretched for " + x.Beyond
+	}
+	return "yes (" + own + ")"
 }
 
 // HoldoutDoc renders docs/calibration-throughput-holdout.md: the errors of
@@ -290,7 +300,7 @@ func coverage(b *strings.Builder, v Validation) {
 	b.WriteString("Each source's figures against bands built from the other sources' held-out figures only (leave one source out, nested:\n")
 	b.WriteString("every band and every quantity in it comes from the other sources, and the rule has no parameter fitted to coverage; a\n")
 	b.WriteString("figure whose class has no other source in its regime has no band to check against and is not counted). Target: about\n")
-	fmt.Fprintf(b, "80%%; the test fails below %.0f%% in any class and regime with at least %d sources.\n\n", 100*CoverFloor, band.MinSources)
+	fmt.Fprintf(b, "80%%; the test fails below %.0f%% in any class and regime checked.\n\n", 100*CoverFloor)
 	b.WriteString("Coverage is counted by figure, while a band is the interval of a new *source*'s figure: where the sources with many\n")
 	b.WriteString("figures sit near the centre and the far-off ones publish one or two figures, coverage by figure runs above 80%; the\n")
 	b.WriteString("table below also counts the left-out sources whose median figure falls inside.\n\n")
@@ -314,9 +324,7 @@ func coverage(b *strings.Builder, v Validation) {
 		}
 	}
 	if len(below) > 0 {
-		fmt.Fprintf(b, "- below %.0f%%: %s. Each has fewer than %d sources of its own and takes the pooled band, stretched to its\n", 100*CoverFloor, strings.Join(below, ", "), band.MinSources)
-		b.WriteString("  own sources' figures; left out, a source's offset from the pool is exactly what the other sources give no evidence of.\n")
-		b.WriteString("  Reaching 78% there would take a rule fitted to these few figures; the numbers are reported instead.\n")
+		fmt.Fprintf(b, "- below %.0f%%: %s. The test fails there.\n", 100*CoverFloor, strings.Join(below, ", "))
 	}
 	if len(open) > 0 {
 		b.WriteString("- covered only by open bands, which hold every figure by construction: " + strings.Join(open, ", ") + ". Without its\n")

@@ -81,6 +81,10 @@ func sloBand(in *input.Input, r band.Regime) (band.Band, string) {
 	if b.Dominant != "" {
 		basis += fmt.Sprintf("; the wider side is set by %s: %s", b.Dominant, b.Assumption)
 	}
+	if b.OwnSpread {
+		basis += fmt.Sprintf("; widened to the interval of its %d %s sources alone, which disagree by %.1f× (Student's t on %d degree%s of freedom: few sources pin down little)",
+			b.Own, c, b.OwnDisagree, b.Own-1, textfmt.PluralS(b.Own-1))
+	}
 	if b.Beyond != "" {
 		basis += fmt.Sprintf("; stretched to ×%.2f–×%.2f to hold every figure of the %d %s source%s, since the pool does not know this class's offset (%s lies outside the pool's interval): few sources of its own",
 			b.Low, b.High, b.Own, c, textfmt.PluralS(b.Own), b.Beyond)
@@ -112,6 +116,9 @@ func openWhy(b band.Band) string {
 	}
 	if b.Few() {
 		return fmt.Sprintf("%s: few sources (%d, fewer than the %d a band needs), so a verdict that depends on it is uncertain", side, len(b.Sources), band.MinSources)
+	}
+	if b.OwnSpread {
+		return fmt.Sprintf("%s: few sources of its own (%d %s sources, fewer than the %d a band needs, disagreeing by %.1f×), so a verdict that depends on it is uncertain", side, b.Own, b.Class, band.MinSources, b.OwnDisagree)
 	}
 	return fmt.Sprintf("%s: the sources disagree by up to %.1f× (beyond the ×%g a band can say), so a verdict that depends on it is uncertain", side, b.Disagree, band.MaxFactor)
 }
