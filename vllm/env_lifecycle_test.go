@@ -24,7 +24,9 @@ func TestEnvLifecycles(t *testing.T) {
 		// not read from 0.16.0 (PR #32812 before PR #33535, which the
 		// 0.16.0 envs page reflects); issue #23: still read at 0.21 here
 		{"0.14.1", "VLLM_ATTENTION_BACKEND", true},
-		{"0.15.1", "VLLM_ATTENTION_BACKEND", true}, // may still read it: not pinned
+		{"0.14.1", "VLLM_ATTENTION_BACKEND", true},
+		// flagspans45: vllm/envs.py at the v0.15.0 and v0.15.1 tags no longer registers it
+		{"0.15.1", "VLLM_ATTENTION_BACKEND", false},
 		{"0.16.0", "VLLM_ATTENTION_BACKEND", false},
 		{"0.21.0", "VLLM_ATTENTION_BACKEND", false},
 		{"0.26.0", "VLLM_ATTENTION_BACKEND", false},

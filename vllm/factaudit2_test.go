@@ -21,7 +21,9 @@ func TestEnvSpansFactAudit2(t *testing.T) {
 		// Added after 0.9.0 (PR #19506), removed by PR #39107.
 		{"VLLM_MOE_DP_CHUNK_SIZE", "0.9.0", Absent, "587387724"},
 		{"VLLM_MOE_DP_CHUNK_SIZE", "0.8.4", Absent, "587387724"},
-		{"VLLM_MOE_DP_CHUNK_SIZE", "0.10.1", Maybe, "#19506"},
+		// flagspans45: vllm/envs.py at the v0.9.2 tag registers it (absent at v0.9.1).
+		{"VLLM_MOE_DP_CHUNK_SIZE", "0.10.1", Present, "#19506"},
+		{"VLLM_MOE_DP_CHUNK_SIZE", "0.9.1", Absent, "v0.9.2"},
 		{"VLLM_MOE_DP_CHUNK_SIZE", "0.11.0", Present, "b8b302cde434"},
 		{"VLLM_MOE_DP_CHUNK_SIZE", "0.19.0", Present, "2a69949bd"},
 		{"VLLM_MOE_DP_CHUNK_SIZE", "0.21.0", Absent, "#39107"},

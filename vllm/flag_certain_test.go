@@ -34,7 +34,7 @@ func TestFlagSpan(t *testing.T) {
 		{"enable-expert-parallel", "0.8.0", "0.8.3", "0.0.0"},
 		{"additional-config", "0.7.3", "0.0.0", "0.0.0"},
 		{"nnodes", "0.11.1", "0.0.0", "0.0.0"},
-		{"num-redundant-experts", "0.9.1", "0.0.0", "0.12.0"},
+		{"num-redundant-experts", "0.9.2", "0.0.0", "0.12.0"}, // first in arg_utils.py at the v0.9.2 tag (flagspans45)
 		{"kv-cache-dtype", vPre.String(), "0.0.0", "0.0.0"},
 	} {
 		s, ok := FlagSpan(c.flag)

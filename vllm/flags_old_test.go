@@ -45,14 +45,15 @@ func TestOldFlagPresence(t *testing.T) {
 		// PR #8168 (2024-09-07): between the v0.6.0 (09-04) and v0.6.1
 		// (09-11) version bumps.
 		{"0.5.5", "--config-format", Absent},
-		{"0.6.0", "--config-format", Maybe},
+		{"0.6.0", "--config-format", Absent}, // flagspans45: first at the v0.6.1 tag
 		{"0.6.1", "--config-format", Present},
 		{"0.11.1", "--config_format", Present},
 		// Absent at the v0.10.1.1 tag, present at v0.10.2 (flags_dcp_table.go).
 		{"0.10.1", "--mm-encoder-tp-mode", Absent},
 		{"0.10.2", "--mm-encoder-tp-mode", Present},
 		{"0.11.0", "--mm-encoder-tp-mode", Present},
-		{"0.10.2", "--safetensors-load-strategy", Maybe},
+		{"0.10.1", "--safetensors-load-strategy", Absent}, // flagspans45: first at the v0.10.2 tag
+		{"0.10.2", "--safetensors-load-strategy", Present},
 		{"0.11.0", "--safetensors-load-strategy", Present},
 		{"0.23.0", "--safetensors-load-strategy", Present},
 	}
