@@ -91,9 +91,10 @@ func TestSeenIsNotFirst(t *testing.T) {
 		seen    string
 	}{
 		// factaudit2: not in the v0.16.0 release branch, in 0.19.0.
-		{"0.18.1", "--enable-elastic-ep", Maybe, "0.19.0"},
+		// flagspans45: arg_utils.py has it from the v0.17.0 tag.
+		{"0.18.1", "--enable-elastic-ep", Present, "0.17.0"},
 		{"0.16.0", "--enable-elastic-ep", Absent, "0.0.0"},
-		{"0.21.0", "--enable-elastic-ep", Present, "0.19.0"},
+		{"0.21.0", "--enable-elastic-ep", Present, "0.17.0"},
 		// flagspans45: arg_utils.py has it from the v0.13.0 tag.
 		{"0.13.0", "--attention-config", Present, "0.13.0"},
 		{"0.12.0", "--attention-config", Absent, "0.0.0"},

@@ -36,7 +36,7 @@ func TestEnvSpansFactAudit2(t *testing.T) {
 		{"VLLM_DBO_COMM_SMS", "0.11.0", Present, "#24845"},
 		// Not in the v0.11.0 tag.
 		{"VLLM_MOE_USE_DEEP_GEMM", "0.11.0", Absent, "#28422"},
-		{"VLLM_MOE_USE_DEEP_GEMM", "0.12.0", Maybe, "#28422"},
+		{"VLLM_MOE_USE_DEEP_GEMM", "0.12.0", Present, "#28422"}, // from the v0.11.1 tag (flagspans45)
 		{"VLLM_MOE_USE_DEEP_GEMM", "0.16.0", Present, "2d5be1dd5"},
 		{"VLLM_RAY_DP_PACK_STRATEGY", "0.11.0", Absent, "#23849"},
 		{"VLLM_RAY_DP_PACK_STRATEGY", "0.16.0", Present, "2d5be1dd5"},
@@ -45,7 +45,7 @@ func TestEnvSpansFactAudit2(t *testing.T) {
 		// Not in the v0.16.0 release branch.
 		{"VLLM_RAY_EXTRA_ENV_VARS_TO_COPY", "0.16.0", Absent, "#34383"},
 		{"VLLM_RAY_EXTRA_ENV_VAR_PREFIXES_TO_COPY", "0.16.0", Absent, "#34383"},
-		{"VLLM_RAY_EXTRA_ENV_VAR_PREFIXES_TO_COPY", "0.17.1", Maybe, "#34383"},
+		{"VLLM_RAY_EXTRA_ENV_VAR_PREFIXES_TO_COPY", "0.17.1", Present, "#34383"}, // from the v0.17.0 tag (flagspans45)
 		{"VLLM_RAY_EXTRA_ENV_VARS_TO_COPY", "0.19.0", Present, "2a69949bd"},
 		{GraphMemoryVariable, "0.12.0", Absent, "#30515"},
 		{GraphMemoryVariable, "0.16.0", Absent, "2d5be1dd5"},
@@ -112,7 +112,7 @@ func TestFlagSpansFactAudit2(t *testing.T) {
 		// external LB from --data-parallel-rank.
 		{"0.11.0", "--data-parallel-external-lb", Absent, "#23691"},
 		{"0.10.1", "-dpe", Absent, "#23691"},
-		{"0.12.0", "-dpe", Maybe, "#23691"},
+		{"0.12.0", "-dpe", Present, "#23691"}, // arg_utils.py from the v0.11.1 tag (flagspans45)
 		{"0.16.0", "--data-parallel-external-lb", Present, "2d5be1dd5"},
 		// Present at 0.11.0 (the table began at 0.11.1).
 		{"0.11.0", "--kv-cache-memory-bytes", Present, "b8b302cde434"},

@@ -25,15 +25,16 @@ func TestOldFlagPresence(t *testing.T) {
 		// PR #10502 (2024-12-01): not in v0.6.4.post1 (2024-11-15), in
 		// v0.6.6.post1 (2024-12-27); 0.6.5 not read.
 		{"0.6.4", "--kv-transfer-config", Absent},
-		{"0.6.5", "--kv-transfer-config", Maybe},
+		{"0.6.5", "--kv-transfer-config", Present}, // arg_utils.py at the v0.6.5 tag (flagspans45)
 		{"0.6.6", "--kv-transfer-config", Present},
 		{"0.8.5", "--kv-transfer-config", Present},
 		// PR #14305 (2025-03-06): not in v0.7.3 (2025-02-20); the v0.8.3
 		// image's Namespace has it (issue #16177), the v0.8.4 tag too;
 		// 0.8.0-0.8.2 were tagged off main.
 		{"0.7.3", "--enable-expert-parallel", Absent},
-		{"0.8.0", "--enable-expert-parallel", Maybe},
-		{"0.8.2", "--enable-expert-parallel", Maybe},
+		// arg_utils.py from the v0.8.0 tag (flagspans45)
+		{"0.8.0", "--enable-expert-parallel", Present},
+		{"0.8.2", "--enable-expert-parallel", Present},
 		{"0.8.3", "--enable-expert-parallel", Present},
 		{"0.8.4", "--enable-expert-parallel", Present},
 		{"0.8.5", "--enable-expert-parallel", Present},

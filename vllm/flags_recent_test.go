@@ -40,7 +40,7 @@ func TestRecentFlagPresence(t *testing.T) {
 		{"0.10.1", "--enable-log-outputs", Present},
 		{"0.10.0", "--enable-log-outputs", Absent}, // flagspans45: first at the v0.10.1 tag
 		{"0.11.0", "--stream-interval", Absent},
-		{"0.11.1", "--stream-interval", Maybe},
+		{"0.11.1", "--stream-interval", Present}, // arg_utils.py from the v0.11.1 tag (flagspans45)
 		{"0.11.2", "--mamba-cache-mode", Absent},
 		{"0.18.0", "--mamba-cache-mode", Present},
 		{"0.28.0", "--no-disable-hybrid-kv-cache-manager", Present},

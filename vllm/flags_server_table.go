@@ -15,18 +15,17 @@ const (
 	// ruled out, only unlikely).
 	srcBoth = srcNS085 + " + " + srcFrontMain
 	// srcBoth061 and srcBoth085: srcBoth for flags first read in the 0.6.1
-	// or the 0.8.5 Namespace (span061, span085), so that what is left
-	// unverified is said once.
-	srcBoth061 = srcBoth + "; 0.6.1 Namespace is the earliest read; 0.5.3-0.6.0 unverified"
+	// or the 0.8.5 Namespace; the tag reads (flagspans45) pin their first
+	// releases (span061, or each entry's own span).
+	srcBoth061 = srcBoth + "; 0.6.1 Namespace is the earliest read; read at tag v0.5.3, the table's first release, to v0.24.0 (present) (kzwrime/vllm snapshot of vllm-project/vllm): vllm/entrypoints/openai/cli_args.py"
 	srcBoth085 = srcBoth + "; 0.8.5 Namespace is the earliest read"
 )
 
-// span061 and span085: present in every release of the table, confirmed
-// from the first Namespace that shows the flag.
-var (
-	span061 = Span{Since: vPre, Confirmed: v061}
-	span085 = Span{Since: vPre, Confirmed: v085}
-)
+// span061: present in every release of the table. It was confirmed only
+// from the 0.6.1 Namespace; flagspans45 read every tag v0.5.3-v0.24.0
+// (tag_flags_table.go: cli_args.py registers each of these flags at all of
+// them), so the first release is pinned before the table.
+var span061 = Span{Since: vPre}
 
 // uvicornLogLevels is FrontendArgs.uvicorn_log_level's Literal.
 var uvicornLogLevels = []string{"critical", "error", "warning", "info", "debug", "trace"}
@@ -39,7 +38,7 @@ var uvicornLogLevels = []string{"critical", "error", "warning", "info", "debug",
 var serverFlags = []Flag{
 	{Name: "uds", Kind: String, Span: Span{Since: v0101},
 		Doc:    "Unix domain socket path; host and port are then ignored",
-		Source: srcTagRead("v0.10.0 (absent) and v0.10.1 (present)", "vllm/entrypoints/openai/cli_args.py") + "; " + srcServe012 + "; " + srcFront014 + "; present in 0.12.0; " + srcUnknown},
+		Source: srcTagRead("v0.10.0 (absent) and v0.10.1 (present)", "vllm/entrypoints/openai/cli_args.py") + "; " + srcServe012 + "; " + srcFront014 + "; present in 0.12.0; kind not read at the tags (unverified)"},
 	{Name: "disable-uvicorn-access-log", Kind: Bool, Default: "False", Span: Span{Since: v082},
 		Doc: "no uvicorn access log lines", Source: srcTagRead("v0.8.1 (absent) and v0.8.2 (present)", "vllm/entrypoints/openai/cli_args.py") + "; " + srcBoth085},
 	{Name: "allow-credentials", Kind: Bool, Default: "False", Span: span061, Doc: "CORS: allow credentials", Source: srcBoth061},
@@ -71,16 +70,16 @@ var serverFlags = []Flag{
 	{Name: "disable-frontend-multiprocessing", Kind: Bool, Default: "False", Span: Span{Since: v054, Removed: v0190},
 		Doc:    "run the API server in the engine's process; removed by PR #37612 (Mar 2026)",
 		Source: srcNS085 + "; absent from " + srcFrontMain + "; PR #37612 merged after 0.17.0 (0.18.x or 0.19.x); 0.20.0 is the safe bound, first release without it unverified" + "; added with the multiprocessing frontend in 0.5.4 (PR #6883 \"add flag to disable mp\"; issue #7653 recommends it on v0.5.4)" + "; " + srcFAFrontendMP},
-	{Name: "max-log-len", Kind: Int, Span: Span{Since: vPre, Confirmed: v090},
-		Doc: "max prompt characters or token ids printed per logged request (unset = unlimited)", Source: srcFrontMain + "; " + srcUnknown},
+	{Name: "max-log-len", Kind: Int, Span: Span{Since: vPre},
+		Doc: "max prompt characters or token ids printed per logged request (unset = unlimited)", Source: srcTagRead("v0.5.3, the table's first release (present)", "vllm/entrypoints/openai/cli_args.py") + "; " + srcFrontMain + "; first release (before 0.5.3) not read"},
 	{Name: "enable-prompt-tokens-details", Kind: Bool, Default: "False", Span: Span{Since: v064},
 		Doc: "include prompt_tokens_details in usage", Source: srcTagRead("v0.6.3 (absent) and v0.6.4 (present)", "vllm/entrypoints/openai/cli_args.py") + "; kind and default not read at the tags (unverified)" + "; " + srcFrontMain},
 	{Name: "enable-log-requests", Kind: Bool, Default: "False", Span: Span{Since: v0101},
 		Doc:    "log each request; replaces --disable-log-requests (request logging is off by default since PR #21739)",
 		Source: srcServe012 + " (Bool, default False); PR #21739 (after 0.10.0's release; issue #24578 uses it on 0.10.1)" + "; presence after 0.12.0 not read"},
-	{Name: "disable-log-requests", Kind: Bool, Span: Span{Since: vPre, Confirmed: v090, Removed: v0170}, Deprecated: v0101,
+	{Name: "disable-log-requests", Kind: Bool, Span: Span{Since: vPre, Removed: v0170}, Deprecated: v0101,
 		Doc: "deprecated by PR #21739 (logging is off by default now; use --enable-log-requests to turn it on); the flag was removed later",
-		Source: srcServe012 + " (still listed, [DEPRECATED]); PR #29402 (Nov 2025) removed the disable_log_requests engine argument (ai-dynamo/dynamo PR #4659), not this flag; " +
+		Source: srcTagRead("v0.5.3, the table's first release (present)", "vllm/engine/arg_utils.py") + "; " + srcServe012 + " (still listed, [DEPRECATED]); PR #29402 (Nov 2025) removed the disable_log_requests engine argument (ai-dynamo/dynamo PR #4659), not this flag; " +
 			"llm-d/llm-d-benchmark PR #781 (removed in 0.17.0); ai-dynamo/dynamo PR #8693 (0.19 rejects it); HYGON-AI/inference-cookbook-das #132 (a 0.18.1 image rejects it); " +
 			"vllm-ascend v0.18.0/v0.23.0 docs use it in lmcache_ascend_deployment.md, written 2026-03-13 for vLLM v0.16.0 (vllm-ascend #6882; v0.18.0's docs pin vllm_version v0.17.0) and not re-run since; removal release unverified"},
 	{Name: "enable-reasoning", Kind: StoreTrue, Span: Span{Since: mustVersion("0.7.1"), Removed: v0100}, Deprecated: v090,
