@@ -38,7 +38,13 @@ func TestOldFlagPresence(t *testing.T) {
 		{"0.8.3", "--enable-expert-parallel", Present},
 		{"0.8.4", "--enable-expert-parallel", Present},
 		{"0.8.5", "--enable-expert-parallel", Present},
-		{"0.8.5", "-ep", Present},
+		// flagspans45: arg_utils.py registers the -ep alias from the v0.14.0 tag,
+		// and --no-enable-expert-parallel from v0.8.4 (store_true before).
+		{"0.8.5", "-ep", Absent},
+		{"0.13.0", "-ep", Absent},
+		{"0.14.0", "-ep", Present},
+		{"0.8.3", "--no-enable-expert-parallel", Absent},
+		{"0.8.4", "--no-enable-expert-parallel", Present},
 		// PR #12432 (2025-02-11): not in v0.7.2, in v0.7.3.
 		{"0.7.2", "--additional-config", Absent},
 		{"0.7.3", "--additional-config", Present},

@@ -122,3 +122,47 @@ func envNames() []string {
 	sort.Strings(out)
 	return out
 }
+
+// formsNotRead are spellings the tag reader cannot see, with why: vlaunch
+// keeps them on other evidence.
+var formsNotRead = map[string]string{
+	// FlexibleArgumentParser rewrites -O<n> / -O.<key> itself
+	// (vllm/utils/argparse_utils.py), not an add_argument alias.
+	"-O": "rewritten by FlexibleArgumentParser",
+}
+
+// TestFlagFormsAtTags checks the other spellings of each flag a release
+// tag accepts: argparse builds --no-x only for a BooleanOptionalAction
+// (vlaunch: Kind Bool; store_true has no --no-x), and each short alias
+// must be registered at the tag.
+func TestFlagFormsAtTags(t *testing.T) {
+	for _, r := range tagCheckedReleases(t) {
+		v := r.Version.String()
+		for _, n := range flagNames() {
+			if p, _ := tagPresence(tagFlags, "--"+n, v); !p {
+				continue
+			}
+			f, ok := r.Flag("--" + n)
+			if !ok {
+				continue // TestFlagSpansAtTags reports it
+			}
+			if np, _ := tagPresence(tagFlags, "--no-"+n, v); np != (f.Kind == Bool) {
+				t.Errorf("--%s at v%s: the tag has --no-%s = %v, vlaunch kind %s", n, v, n, np, f.Kind)
+			}
+			for _, a := range f.Aliases {
+				if ap, _ := tagPresence(tagFlags, a, v); !ap && formsNotRead[a] == "" {
+					t.Errorf("--%s at v%s: vlaunch accepts alias %s, the tag does not register it", n, v, a)
+				}
+			}
+			for _, h := range FlagHistory(n) { // an alias of another entry
+				for _, a := range h.Aliases {
+					if ap, _ := tagPresence(tagFlags, a, v); ap {
+						if g, ok := r.Flag(a); !ok || g.Name != n {
+							t.Errorf("--%s at v%s: the tag registers alias %s, vlaunch does not take it", n, v, a)
+						}
+					}
+				}
+			}
+		}
+	}
+}
