@@ -12,10 +12,12 @@ import (
 )
 
 // oldSide is the newest release that counts as the old side of a rule that
-// holds for every release: the last release before 0.9, the era before
-// vLLM's multi-node data parallelism matured (0.8.x has DP flags, V1 by
-// default, and none of the later launch changes).
-var oldSide = mustRelease("0.8.5")
+// holds for every release: 0.9.0, the first release whose `vllm serve` has
+// the multi-node data-parallel flags (--data-parallel-size-local,
+// -address, -rpc-port, -start-rank, --headless: absent from the v0.8.5
+// tag, present at v0.9.0, read by tools/flagspans), before the later
+// launch changes. 0.8.x only has --data-parallel-size (from 0.8.3).
+var oldSide = mustRelease("0.9.0")
 
 func mustRelease(v string) vllm.Version {
 	r, _, err := vllm.ResolveString(v)

@@ -32,7 +32,10 @@ func findingsOf(t *testing.T, v, script string, code diag.Code) diag.Diagnostics
 // the 0.22.1 dump it was seen in; factaudit2 then read it in 0.19.0's
 // arg_utils.py and not in the v0.16.0 release branch); from the release it
 // was seen in on, nothing; before the earliest release the evidence
-// allows, still an error.
+// allows, still an error. The release tags (tools/flagspans, flagspans45)
+// pinned every flag and variable up to 0.24.0, so the info path is
+// exercised by the backends here; the pinned flags and variables show the
+// plain "does not exist yet".
 func TestUnverifiedFirstRelease(t *testing.T) {
 	const ep = "vllm serve m -dp 8 --enable-expert-parallel --enable-eplb --enable-elastic-ep\n"
 	for _, tt := range []struct {
@@ -41,25 +44,26 @@ func TestUnverifiedFirstRelease(t *testing.T) {
 		want      diag.Severity
 		text      string
 	}{
-		{"0.18.1", ep, codes.VLFlagVersion, diag.Info, "first seen in 0.19.0"},
-		{"0.17.0", ep, codes.VLFlagVersion, diag.Info, "cannot verify that vLLM 0.17.0 has --enable-elastic-ep"},
-		{"0.16.0", ep, codes.VLFlagVersion, diag.Error, "not before 0.17.0; first seen in 0.19.0"},
+		// flagspans45: the release tags pin --enable-elastic-ep (absent at
+		// v0.16.0, in arg_utils.py at v0.17.0), so no info is left: nothing
+		// from 0.17.0 on, a plain "does not exist yet" before.
+		{"0.18.1", ep, codes.VLFlagVersion, 0, ""},
+		{"0.17.0", ep, codes.VLFlagVersion, 0, ""},
+		{"0.16.0", ep, codes.VLFlagVersion, diag.Error, "does not exist yet in vLLM 0.16.0 (added in 0.17.0)"},
 		{"0.19.0", ep, codes.VLFlagVersion, 0, ""},
 		{"0.22.1", ep, codes.VLFlagVersion, 0, ""},
 		{"0.31.0", ep, codes.VLFlagVersion, 0, ""},
-		// --attention-config: 0.12.0 may have it (0.11.2 does not), first
-		// seen in 0.14.1.
-		{"0.13.0", "vllm serve m --attention-config '{}'\n", codes.VLFlagVersion, diag.Info, "first seen in 0.14.1"},
-		{"0.11.2", "vllm serve m --attention-config '{}'\n", codes.VLFlagVersion, diag.Error, "not before 0.12.0; first seen in 0.14.1"},
+		// --attention-config: pinned by the tags (flagspans45) to 0.13.0.
+		{"0.13.0", "vllm serve m --attention-config '{}'\n", codes.VLFlagVersion, 0, ""},
+		{"0.12.0", "vllm serve m --attention-config '{}'\n", codes.VLFlagVersion, diag.Error, "does not exist yet in vLLM 0.12.0 (added in 0.13.0)"},
 		// A backend first seen later: info, not "not a backend of".
 		{"0.25.1", "vllm serve m -dp 8 --enable-expert-parallel --all2all-backend mori_low_latency\n", codes.VLBadChoice, diag.Info, "first seen in 0.26.0"},
 		{"0.26.0", "vllm serve m -dp 8 --enable-expert-parallel --all2all-backend mori_low_latency\n", codes.VLBadChoice, 0, ""},
 		{"0.25.0", "vllm serve m -dp 8 --enable-expert-parallel --all2all-backend deepep_v2\n", codes.VLBadChoice, diag.Info, "first seen in 0.28.0"},
-		// A variable first seen later: info; before the earliest release
-		// the evidence allows, a warning naming both.
-		{"0.12.0", "VLLM_ENGINE_READY_TIMEOUT_S=900 vllm serve m\n", codes.VLEnvName, diag.Info, "cannot verify that vLLM 0.12.0 reads VLLM_ENGINE_READY_TIMEOUT_S; first seen in 0.14.0"},
+		// VLLM_ENGINE_READY_TIMEOUT_S: pinned by the tags' vllm/envs.py
+		// (flagspans45: absent at v0.13.0, present at v0.14.0).
+		{"0.13.0", "VLLM_ENGINE_READY_TIMEOUT_S=900 vllm serve m\n", codes.VLEnvName, diag.Warning, "does not exist yet in vLLM 0.13.0 (added in 0.14.0)"},
 		{"0.14.0", "VLLM_ENGINE_READY_TIMEOUT_S=900 vllm serve m\n", codes.VLEnvName, 0, ""},
-		{"0.11.0", "VLLM_ENGINE_READY_TIMEOUT_S=900 vllm serve m\n", codes.VLEnvName, diag.Warning, "not before 0.11.1; first seen in 0.14.0"},
 		// Once the release tags pin the first release (the graph-memory
 		// variable: absent at v0.17.1, present at v0.18.0), nothing from it
 		// on and a plain "does not exist yet" before it.

@@ -103,8 +103,12 @@ func reportUnknown(p *pass, s *server, f *cliFlag, mode string) {
 		return
 	}
 	if strings.HasPrefix(sp, "-") && !strings.HasPrefix(sp, "--") && len(sp) > 2 {
-		if _, ok := vllm.KnownFlagEver(sp); !ok && mode == "unknown" {
+		old, ok := vllm.KnownFlagEver(sp)
+		if !ok && mode == "unknown" {
 			p.ReportAt(s.Inv, f.At.Pos, "long options take two dashes: -"+sp, "unknown short option %q for vLLM %s", sp, s.Rel)
+		}
+		if ok && mode == "version" { // an alias of another release (-ep from 0.14.0)
+			reportVersionSpan(p, s, f, old)
 		}
 		return
 	}
@@ -206,6 +210,9 @@ func aliasHint(al *vllm.Flag, short string) string {
 
 func reportVersionSpan(p *pass, s *server, f *cliFlag, old *vllm.Flag) {
 	sp := f.Spelling()
+	if first, ok := vllm.KnownFlagFirst(sp); ok && s.Rel.Version.Less(first.Since) {
+		old = first // not yet: the spelling's first entry says since when
+	}
 	if !old.Removed.IsZero() && s.Rel.Version.AtLeast(old.Removed) {
 		hint := ""
 		if old.Doc != "" {

@@ -165,8 +165,14 @@ func unknownExtraFlag(d *spec.Deployment, r vllm.Release, i int, name string) di
 			fmt.Sprintf("%s is not in vlaunch's flag table for vLLM %s; passed through unchecked", name, r.Version), "")}
 	}
 	// vLLM refuses a flag outside its release span ("unrecognized arguments").
-	span := "from " + f.Since.String()
-	if f.Since.Less(vllm.Oldest().Version) {
+	// The spelling's oldest entry says since when (the newest may only
+	// start where a kind or alias changed).
+	since := f.Since
+	if first, ok := vllm.KnownFlagFirst(name); ok {
+		since = first.Since
+	}
+	span := "from " + since.String()
+	if since.Less(vllm.Oldest().Version) {
 		// Flags removed before the table starts have no known first release.
 		span = "only before " + f.Removed.String()
 	} else if !f.Removed.IsZero() {

@@ -14,8 +14,9 @@ func TestAttentionBackendEnvGone(t *testing.T) {
 			t.Errorf("%s reads VLLM_ATTENTION_BACKEND = %v, want %v", v, got, want)
 		}
 	}
-	if e, _ := KnownEnvEver("VLLM_ATTENTION_BACKEND"); e.Removed.Compare(v0160) != 0 {
-		t.Errorf("removed in %s, want 0.16.0", e.Removed)
+	// flagspans45: vllm/envs.py at the v0.15.0 tag no longer registers it.
+	if e, _ := KnownEnvEver("VLLM_ATTENTION_BACKEND"); e.Removed.Compare(v0150) != 0 {
+		t.Errorf("removed in %s, want 0.15.0", e.Removed)
 	}
 }
 
@@ -90,10 +91,13 @@ func TestSeenIsNotFirst(t *testing.T) {
 		seen    string
 	}{
 		// factaudit2: not in the v0.16.0 release branch, in 0.19.0.
-		{"0.18.1", "--enable-elastic-ep", Maybe, "0.19.0"},
+		// flagspans45: arg_utils.py has it from the v0.17.0 tag.
+		{"0.18.1", "--enable-elastic-ep", Present, "0.17.0"},
 		{"0.16.0", "--enable-elastic-ep", Absent, "0.0.0"},
-		{"0.21.0", "--enable-elastic-ep", Present, "0.19.0"},
-		{"0.13.0", "--attention-config", Maybe, "0.14.1"},
+		{"0.21.0", "--enable-elastic-ep", Present, "0.17.0"},
+		// flagspans45: arg_utils.py has it from the v0.13.0 tag.
+		{"0.13.0", "--attention-config", Present, "0.13.0"},
+		{"0.12.0", "--attention-config", Absent, "0.0.0"},
 		{"0.11.2", "--attention-config", Absent, "0.0.0"},
 		{"0.11.0", "--all2all-backend", Absent, "0.0.0"},
 		{"0.11.1", "--all2all-backend", Present, "0.11.1"},
@@ -123,10 +127,11 @@ func TestSeenIsNotFirst(t *testing.T) {
 	}
 }
 
-// TestReadsAttentionBackendEnv: the variable forces a backend up to 0.15.x
-// (0.15 unverified, read leniently) and not from 0.16.0.
+// TestReadsAttentionBackendEnv: the variable forces a backend up to 0.14.x
+// and not from 0.15.0 (flagspans45: vllm/envs.py at the v0.15.0 tag has no
+// such entry and nothing under vllm/ reads it).
 func TestReadsAttentionBackendEnv(t *testing.T) {
-	for v, want := range map[string]bool{"0.8.5": true, "0.14.1": true, "0.15.0": true, "0.16.0": false, "0.26.0": false} {
+	for v, want := range map[string]bool{"0.8.5": true, "0.14.1": true, "0.15.0": false, "0.16.0": false, "0.26.0": false} {
 		if got := rel(t, v).ReadsAttentionBackendEnv(); got != want {
 			t.Errorf("%s reads %s = %v, want %v", v, AttentionBackendEnv, got, want)
 		}

@@ -12,7 +12,7 @@ const srcEnvs = "vllm-facts.md §2 (vllm/envs.py, several versions)"
 const srcAttnEnvGone = "PR #32812 (merged 2026-01-22: removes VLLM_ATTENTION_BACKEND from vllm/envs.py once v0.14.0 shipped); " +
 	"PR #33535 (merged 2026-02-02) is reflected in docs.vllm.ai/en/v0.16.0/api/vllm/envs, so 0.16.0 contains PR #32812; " +
 	"PR #50346 (2026-07-30: \"#32812 (merged 2026-01-22) removed them once v0.14.0 had shipped\"); issue #50292 (0.26.0: nothing in the package reads it); " +
-	"0.15.x unverified, 0.16.0 is the first release certainly without it"
+	"flagspans45: vllm/envs.py at the v0.15.0 tag no longer registers it (0.15.0 is the first release without it); its first release, before 0.5.3, not read"
 
 // srcEnvPages are the versioned vllm.envs API pages read (their alphabetical
 // start, up to VLLM_A*).
@@ -33,10 +33,10 @@ var envTable = []EnvVar{
 		Choices: all2allEnvChoices, Default: "allgather_reducescatter",
 		Doc:    "MoE all-to-all backend before --all2all-backend; deprecated by PR #26732 (0.11.1), removed by PR #33535 (Feb 2026)",
 		Source: srcEnv0110 + "; PRs #26732, #30363, #33535; absent from docs.vllm.ai/en/v0.16.0/api/vllm/envs; the first release without it (0.13-0.16) is unverified, 0.16.0 recorded"},
-	{Name: "VLLM_USE_DEEP_GEMM", Owner: "vllm", Span: Span{Since: v080}, Default: "0 (1 from ≈0.11.0, PR #24462)",
-		Doc: "DeepGEMM FP8 kernels", Source: srcEnvs + "; first release unverified (0.8.0 assumed)"},
-	{Name: "VLLM_MOE_USE_DEEP_GEMM", Owner: "vllm", Span: Span{Since: v0111, Confirmed: v0160}, Default: "1",
-		Doc: "MoE-specific DeepGEMM switch", Source: srcEnvs + "; " + srcFAMoEDeepGEMM},
+	{Name: "VLLM_USE_DEEP_GEMM", Owner: "vllm", Span: Span{Since: v083}, Default: "0 (1 from ≈0.11.0, PR #24462)",
+		Doc: "DeepGEMM FP8 kernels", Source: srcTagRead("v0.8.2 (absent) and v0.8.3 (present)", "vllm/envs.py") + "; " + srcEnvs + "; first release unverified (0.8.0 assumed)"},
+	{Name: "VLLM_MOE_USE_DEEP_GEMM", Owner: "vllm", Span: Span{Since: v0111}, Default: "1",
+		Doc: "MoE-specific DeepGEMM switch", Source: srcTagRead("v0.11.0 (absent) and v0.11.1 (present)", "vllm/envs.py") + "; " + srcEnvs + "; " + srcFAMoEDeepGEMM},
 	// VLLM_DEEP_GEMM_WARMUP replaced the boolean VLLM_SKIP_DEEP_GEMM_WARMUP
 	// (PR #25619, merged 2025-10-13). 0.10.2's deep_gemm_warmup.py has no
 	// warm-up modes, nor has the v0.11.0 tag's envs.py; 0.11.2's reads
@@ -44,16 +44,16 @@ var envTable = []EnvVar{
 	// the first release it may be in, Confirmed the first one a source shows. "skip" is the public
 	// workaround when the warm-up fails for want of deep_gemm (vllm#41849,
 	// NVIDIA/NeMo-Retriever#2292; logs LOG196).
-	{Name: "VLLM_DEEP_GEMM_WARMUP", Owner: "vllm", Span: Span{Since: v0111, Confirmed: v0112},
+	{Name: "VLLM_DEEP_GEMM_WARMUP", Owner: "vllm", Span: Span{Since: v0111},
 		Choices: []string{"skip", "full", "relax"}, Default: "relax",
 		Doc:    "DeepGEMM kernel warm-up after the KV cache is sized: relax (heuristic GEMM shapes), full (every shape) or skip",
-		Source: "PR #25619 (vllm/envs.py: env_with_choices(\"VLLM_DEEP_GEMM_WARMUP\", \"relax\", [\"skip\", \"full\", \"relax\"]), replacing VLLM_SKIP_DEEP_GEMM_WARMUP); docs.vllm.ai/en/v0.10.2 and v0.11.2 api/vllm/model_executor/warmup/deep_gemm_warmup (absent, read); 0.11.1 unverified; " + srcFADeepGEMMWarmup},
+		Source: srcTagRead("v0.11.0 (absent) and v0.11.1 (present)", "vllm/envs.py") + "; " + "PR #25619 (vllm/envs.py: env_with_choices(\"VLLM_DEEP_GEMM_WARMUP\", \"relax\", [\"skip\", \"full\", \"relax\"]), replacing VLLM_SKIP_DEEP_GEMM_WARMUP); docs.vllm.ai/en/v0.10.2 and v0.11.2 api/vllm/model_executor/warmup/deep_gemm_warmup (absent, read); 0.11.1 unverified; " + srcFADeepGEMMWarmup},
 	{Name: "VLLM_HOST_IP", Owner: "vllm", Span: Span{Since: vPre}, Verified: true,
 		Doc: "IP this node advertises to the distributed runtime", Source: srcEnvs + "; in vllm/envs.py at v0.4.2 (first tag with it; absent at v0.4.1), v0.5.0, v0.6.0 and v0.8.5 (qa44b F11)"},
-	{Name: "VLLM_PORT", Owner: "vllm", Span: Span{Since: vPre, Confirmed: v090},
-		Doc: "base port for internal communication; must not look like a URI (Kubernetes service injection)", Source: srcEnvs + "; " + srcUnknown},
-	{Name: "VLLM_MOE_DP_CHUNK_SIZE", Owner: "vllm", Span: Span{Since: v091, Confirmed: v0110, Removed: v0200}, Default: "256",
-		Doc: "tokens per MoE DP dispatch chunk (the MoE DP chunking itself went with PR #39107)", Source: srcEnvs + "; " + srcFAMoEDPChunk},
+	{Name: "VLLM_PORT", Owner: "vllm", Span: Span{Since: vPre},
+		Doc: "base port for internal communication; must not look like a URI (Kubernetes service injection)", Source: srcTagRead("v0.5.3, the table's first release (present)", "vllm/envs.py") + "; " + srcEnvs + "; first release (before 0.5.3) not read"},
+	{Name: "VLLM_MOE_DP_CHUNK_SIZE", Owner: "vllm", Span: Span{Since: v092, Removed: v0200}, Default: "256",
+		Doc: "tokens per MoE DP dispatch chunk (the MoE DP chunking itself went with PR #39107)", Source: srcTagRead("v0.9.1 (absent) and v0.9.2 (present)", "vllm/envs.py") + "; " + srcEnvs + "; " + srcFAMoEDPChunk},
 	{Name: "VLLM_DEEPEP_BUFFER_SIZE_MB", Owner: "vllm", Span: Span{Since: v0110}, Default: "1024",
 		Doc: "DeepEP buffer size", Source: srcEnvs + "; " + srcFADeepEPBuffer},
 	{Name: EnvDeepEPLLMNNVL, Owner: "vllm", Span: Span{Since: v0111}, Default: "0",
@@ -61,12 +61,12 @@ var envTable = []EnvVar{
 	{Name: "VLLM_DEEPEP_HIGH_THROUGHPUT_FORCE_INTRA_NODE", Owner: "vllm", Span: Span{Since: v0111}, Default: "0",
 		Doc: "1: DeepEP normal kernels run intranode over multi-node NVLink; needs a DeepEP fork with MNNVL intranode kernels", Source: srcPR27328},
 	{Name: "VLLM_DBO_COMM_SMS", Owner: "vllm", Span: Span{Since: v0110}, Default: "20", Doc: "SMs reserved for DBO communication (0.21.0: 64 CUs on ROCm)", Source: srcEnvs + "; " + srcFADeepEPBuffer},
-	{Name: "VLLM_RANDOMIZE_DP_DUMMY_INPUTS", Owner: "vllm", Span: Span{Since: v091, Confirmed: v0110}, Default: "0", Doc: "randomize idle-rank dummy batches", Source: srcEnvs + "; " + srcFARandomizeDP},
-	{Name: "VLLM_RAY_DP_PACK_STRATEGY", Owner: "vllm", Span: Span{Since: v0111, Confirmed: v0160}, Choices: []string{"strict", "fill", "span"}, Default: "strict",
-		Doc: "Ray DP placement", Source: srcEnvs + "; " + srcFARayPack},
-	{Name: "VLLM_SKIP_P2P_CHECK", Owner: "vllm", Span: Span{Since: vPre, Confirmed: v090}, Doc: "skip the CUDA P2P test", Source: srcEnvs + "; " + srcUnknown},
-	{Name: "VLLM_ALLOW_LONG_MAX_MODEL_LEN", Owner: "vllm", Span: Span{Since: vPre, Confirmed: v090}, Default: "0", Doc: "allow max_model_len above the model's",
-		Source: srcEnvPages + " (0.9.0.1 to 0.16.0); earlier releases not read"},
+	{Name: "VLLM_RANDOMIZE_DP_DUMMY_INPUTS", Owner: "vllm", Span: Span{Since: v091}, Default: "0", Doc: "randomize idle-rank dummy batches", Source: srcTagRead("v0.9.0 (absent) and v0.9.1 (present)", "vllm/envs.py") + "; " + srcEnvs + "; " + srcFARandomizeDP},
+	{Name: "VLLM_RAY_DP_PACK_STRATEGY", Owner: "vllm", Span: Span{Since: v0111}, Choices: []string{"strict", "fill", "span"}, Default: "strict",
+		Doc: "Ray DP placement", Source: srcTagRead("v0.11.0 (absent) and v0.11.1 (present)", "vllm/envs.py") + "; " + srcEnvs + "; " + srcFARayPack},
+	{Name: "VLLM_SKIP_P2P_CHECK", Owner: "vllm", Span: Span{Since: v063}, Doc: "skip the CUDA P2P test", Source: srcTagRead("v0.6.2 (absent) and v0.6.3 (present)", "vllm/envs.py") + "; kind and default not read at the tags (unverified)" + "; " + srcEnvs},
+	{Name: "VLLM_ALLOW_LONG_MAX_MODEL_LEN", Owner: "vllm", Span: Span{Since: v054}, Default: "0", Doc: "allow max_model_len above the model's",
+		Source: srcTagRead("v0.5.3 (absent) and v0.5.4 (present)", "vllm/envs.py") + "; " + srcEnvPages + " (0.9.0.1 to 0.16.0); earlier releases not read"},
 	// Since 0.18.0: PR #30515 (opened 2025-12-11) merged 2026-03-07, after
 	// the v0.17.x tags (neither v0.17.0 nor v0.17.1 has the variable) and
 	// before v0.18.0, whose envs.py reads it with default "0"; "1" from the
@@ -74,14 +74,14 @@ var envTable = []EnvVar{
 	{Name: GraphMemoryVariable, Owner: "vllm", Span: Span{Since: v0180}, Default: "1 from 0.20.0, 0 before",
 		Doc:    "1: subtract vLLM's CUDA-graph memory estimate from the KV-cache budget (see Release.GraphMemoryProfiling); 0: do not",
 		Source: srcGraphMemTags + "; " + srcGraphMemory + "; " + srcFAGraphMemEnv},
-	{Name: "VLLM_ENGINE_READY_TIMEOUT_S", Owner: "vllm", Span: Span{Since: v0111, Confirmed: v0140}, Default: "600",
+	{Name: "VLLM_ENGINE_READY_TIMEOUT_S", Owner: "vllm", Span: Span{Since: v0140}, Default: "600",
 		Doc:    "how long the frontend waits for engines (see EngineStartup)",
-		Source: srcReadyTimeout},
-	{Name: "VLLM_ATTENTION_BACKEND", Owner: "vllm", Span: Span{Since: vPre, Confirmed: v070, Removed: v0160}, Deprecated: v0140,
+		Source: srcTagRead("v0.13.0 (absent) and v0.14.0 (present)", "vllm/envs.py") + "; " + srcReadyTimeout},
+	{Name: "VLLM_ATTENTION_BACKEND", Owner: "vllm", Span: Span{Since: vPre, Removed: v0150}, Deprecated: v0140,
 		Doc: "force an attention backend; deprecated for --attention-backend / --attention-config.backend, then no longer read (vLLM only warns \"Unknown vLLM environment variable\")",
-		Source: srcEnvs + "; listed in " + srcEnvPages + " for 0.9.0.1; issue #12543 (0.7.0 image sets it); deprecation warning seen in 0.14.1 (EuroEval/EuroEval #1488: 'will be removed in v0.14.0 or v1.0.0'); " +
+		Source: srcTagRead("v0.5.3 (present); v0.14.1 (present) and v0.15.0 (absent)", "vllm/envs.py") + "; " + srcEnvs + "; listed in " + srcEnvPages + " for 0.9.0.1; issue #12543 (0.7.0 image sets it); deprecation warning seen in 0.14.1 (EuroEval/EuroEval #1488: 'will be removed in v0.14.0 or v1.0.0'); " +
 			srcAttnEnvGone + "; backend names vary by release, so values are not checked"},
-	{Name: "VLLM_LOGGING_LEVEL", Owner: "vllm", Span: Span{Since: vPre, Confirmed: v090}, Default: "INFO", Doc: "vLLM log level", Source: srcEnvs + "; " + srcUnknown},
+	{Name: "VLLM_LOGGING_LEVEL", Owner: "vllm", Span: Span{Since: vPre}, Default: "INFO", Doc: "vLLM log level", Source: srcTagRead("v0.5.3, the table's first release (present)", "vllm/envs.py") + "; " + srcEnvs + "; first release (before 0.5.3) not read"},
 	{Name: "VLLM_API_KEY", Owner: "vllm", Span: Span{Since: vPre}, Verified: true, Secret: true, Doc: "API key the server requires",
 		Source: srcEnvPages + " (0.9.0.1 to 0.16.0); vllm/entrypoints/openai/api_server.py at v0.3.0 (first tag with it; absent at v0.2.7), vllm/envs.py from v0.4.2 to v0.8.5 (qa44b F11)"},
 

@@ -21,7 +21,9 @@ func TestEnvSpansFactAudit2(t *testing.T) {
 		// Added after 0.9.0 (PR #19506), removed by PR #39107.
 		{"VLLM_MOE_DP_CHUNK_SIZE", "0.9.0", Absent, "587387724"},
 		{"VLLM_MOE_DP_CHUNK_SIZE", "0.8.4", Absent, "587387724"},
-		{"VLLM_MOE_DP_CHUNK_SIZE", "0.10.1", Maybe, "#19506"},
+		// flagspans45: vllm/envs.py at the v0.9.2 tag registers it (absent at v0.9.1).
+		{"VLLM_MOE_DP_CHUNK_SIZE", "0.10.1", Present, "#19506"},
+		{"VLLM_MOE_DP_CHUNK_SIZE", "0.9.1", Absent, "v0.9.2"},
 		{"VLLM_MOE_DP_CHUNK_SIZE", "0.11.0", Present, "b8b302cde434"},
 		{"VLLM_MOE_DP_CHUNK_SIZE", "0.19.0", Present, "2a69949bd"},
 		{"VLLM_MOE_DP_CHUNK_SIZE", "0.21.0", Absent, "#39107"},
@@ -34,7 +36,7 @@ func TestEnvSpansFactAudit2(t *testing.T) {
 		{"VLLM_DBO_COMM_SMS", "0.11.0", Present, "#24845"},
 		// Not in the v0.11.0 tag.
 		{"VLLM_MOE_USE_DEEP_GEMM", "0.11.0", Absent, "#28422"},
-		{"VLLM_MOE_USE_DEEP_GEMM", "0.12.0", Maybe, "#28422"},
+		{"VLLM_MOE_USE_DEEP_GEMM", "0.12.0", Present, "#28422"}, // from the v0.11.1 tag (flagspans45)
 		{"VLLM_MOE_USE_DEEP_GEMM", "0.16.0", Present, "2d5be1dd5"},
 		{"VLLM_RAY_DP_PACK_STRATEGY", "0.11.0", Absent, "#23849"},
 		{"VLLM_RAY_DP_PACK_STRATEGY", "0.16.0", Present, "2d5be1dd5"},
@@ -43,7 +45,7 @@ func TestEnvSpansFactAudit2(t *testing.T) {
 		// Not in the v0.16.0 release branch.
 		{"VLLM_RAY_EXTRA_ENV_VARS_TO_COPY", "0.16.0", Absent, "#34383"},
 		{"VLLM_RAY_EXTRA_ENV_VAR_PREFIXES_TO_COPY", "0.16.0", Absent, "#34383"},
-		{"VLLM_RAY_EXTRA_ENV_VAR_PREFIXES_TO_COPY", "0.17.1", Maybe, "#34383"},
+		{"VLLM_RAY_EXTRA_ENV_VAR_PREFIXES_TO_COPY", "0.17.1", Present, "#34383"}, // from the v0.17.0 tag (flagspans45)
 		{"VLLM_RAY_EXTRA_ENV_VARS_TO_COPY", "0.19.0", Present, "2a69949bd"},
 		{GraphMemoryVariable, "0.12.0", Absent, "#30515"},
 		{GraphMemoryVariable, "0.16.0", Absent, "2d5be1dd5"},
@@ -110,7 +112,7 @@ func TestFlagSpansFactAudit2(t *testing.T) {
 		// external LB from --data-parallel-rank.
 		{"0.11.0", "--data-parallel-external-lb", Absent, "#23691"},
 		{"0.10.1", "-dpe", Absent, "#23691"},
-		{"0.12.0", "-dpe", Maybe, "#23691"},
+		{"0.12.0", "-dpe", Present, "#23691"}, // arg_utils.py from the v0.11.1 tag (flagspans45)
 		{"0.16.0", "--data-parallel-external-lb", Present, "2d5be1dd5"},
 		// Present at 0.11.0 (the table began at 0.11.1).
 		{"0.11.0", "--kv-cache-memory-bytes", Present, "b8b302cde434"},

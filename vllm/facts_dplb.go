@@ -6,7 +6,7 @@ const srcDPLB = "stored vllm/engine/arg_utils.py (several versions): `if self.da
 	"(a start rank of 0 does not count), hybrid with local size 1 switches to external LB, hybrid with local size = DP size is turned off, " +
 	"\"data_parallel_hybrid_lb is not applicable in headless mode\"; " + srcServe016 + " (is_hybrid_lb = --data-parallel-hybrid-lb or --data-parallel-start-rank is not None: " +
 	"any explicit start rank, 0 included, picks the hybrid default --api-server-count = local DP size and is refused together with --data-parallel-rank); " +
-	srcServe091 + "; hybrid LB first release 0.10.1 (PRs #21238/#21510, per vllm-facts.md, unverified)"
+	srcServe091 + "; hybrid LB first release 0.10.0: read at tag v0.9.2 (absent) and v0.10.0 (present) (kzwrime/vllm snapshot of vllm-project/vllm): vllm/engine/arg_utils.py (PRs #21238/#21510)"
 
 // srcStartRankZero: when an explicit --data-parallel-start-rank of 0 began
 // to count as hybrid LB on a node with API servers.
@@ -63,8 +63,11 @@ type DPNode struct {
 	MultiPortFlag bool
 }
 
-// hybridLBSince: the first release with hybrid LB and its inference.
-var hybridLBSince = v0101
+// hybridLBSince: the first release with hybrid LB and its inference: the
+// v0.10.0 tag's arg_utils.py registers --data-parallel-hybrid-lb and infers
+// it from a start rank ("# Infer hybrid LB mode"); v0.9.2 has neither
+// (flagspans45).
+var hybridLBSince = v0100
 
 // startRankZeroSpan: releases where an explicit start rank 0 infers hybrid
 // LB like any other start rank (before, `if self.data_parallel_start_rank`

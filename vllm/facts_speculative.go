@@ -36,11 +36,13 @@ type SpeculativeSyntax struct {
 // method lists were read for 0.11.0 and 0.12.0 only.
 func (r Release) Speculative() SpeculativeSyntax {
 	s := SpeculativeSyntax{MTPMethod: "deepseek_mtp", Source: srcSpecMethods}
-	if f, ok := KnownFlagEver("speculative-config"); ok {
-		s.JSONFlag = f.In(r.Version)
+	// FlagSpan: the flags' whole lives (speculative-config's entries split
+	// where the -sc alias came, 0.19.0).
+	if sp, ok := FlagSpan("speculative-config"); ok {
+		s.JSONFlag = sp.In(r.Version)
 	}
-	if f, ok := KnownFlagEver("speculative-model"); ok {
-		s.OldFlags = f.In(r.Version)
+	if sp, ok := FlagSpan("speculative-model"); ok {
+		s.OldFlags = sp.In(r.Version)
 	}
 	v := r.Version
 	switch {

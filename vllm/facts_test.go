@@ -41,7 +41,10 @@ func TestEngineStartup(t *testing.T) {
 	}{
 		{"0.9.0", Absent, Present, Absent},
 		{"0.11.0", Absent, Present, Absent},
-		{"0.11.1", Maybe, Present, Present},
+		// flagspans45: vllm/envs.py registers VLLM_ENGINE_READY_TIMEOUT_S from the
+		// v0.14.0 tag (absent at v0.13.0), so 0.11.1 has no such variable.
+		{"0.11.1", Absent, Present, Present},
+		{"0.13.0", Absent, Present, Present},
 		{"0.14.0", Present, Present, Present},
 	} {
 		s := rel(t, tt.v).EngineStartup()
@@ -266,13 +269,17 @@ func TestOldReleaseFlags(t *testing.T) {
 		{"0.7.0", "--worker-use-ray", Absent},
 		{"0.5.3", "--tensor-parallel-size", Present},
 		{"0.5.3", "--data-parallel-size", Absent},
-		{"0.8.4", "--data-parallel-size", Maybe},
+		// flagspans45: arg_utils.py at the v0.8.3 tag has --data-parallel-size.
+		{"0.8.4", "--data-parallel-size", Present},
+		{"0.8.2", "--data-parallel-size", Absent},
 		{"0.9.0", "--headless", Present},
 		{"0.5.3", "--disable-frontend-multiprocessing", Absent},
 		{"0.5.4", "--disable-frontend-multiprocessing", Present},
 		{"0.7.1", "--speculative-model", Present},
 		{"0.8.2", "--speculative-config", Present},
-		{"0.5.4", "--num-scheduler-steps", Maybe},
+		// flagspans45: arg_utils.py has it from the v0.5.5 tag to v0.10.0.
+		{"0.5.4", "--num-scheduler-steps", Absent},
+		{"0.5.5", "--num-scheduler-steps", Present},
 	} {
 		r := rel(t, tt.v)
 		got := Absent
@@ -318,7 +325,7 @@ func TestHeadlessFactsFollowTheFlagTable(t *testing.T) {
 		ignored Presence
 	}{
 		{"0.8.3", Absent, Absent},    // no --headless yet
-		{"0.8.4", Absent, Maybe},     // --headless may exist (first read in 0.9.0)
+		{"0.8.4", Absent, Absent},    // no --headless: serve.py registers it from the v0.9.0 tag (flagspans45)
 		{"0.12.0", Absent, Present},  // api_server_count < 1 or headless: the count is ignored
 		{"0.14.1", Absent, Present},  // v0.14.1 serve.py ignores the count
 		{"0.15.0", Present, Present}, // v0.15.0 serve.py:53-59 raises (qa44a F7)

@@ -181,6 +181,21 @@ func KnownFlagEver(name string) (*Flag, bool) {
 	return lookupFlag(name, func(*Flag) bool { return true })
 }
 
+// KnownFlagFirst finds the oldest entry a spelling matches, so a caller can
+// say when the spelling first existed ("added in 0.8.0") where newer
+// entries split the flag's history: a store_true flag that later gained
+// --no-x, or a short alias added later (KnownFlagEver would name the
+// newest entry's start).
+func KnownFlagFirst(name string) (*Flag, bool) {
+	long, short := splitFlag(name)
+	for i := range flagTable {
+		if f := &flagTable[i]; matches(f, long, short) {
+			return f, true
+		}
+	}
+	return nil, false
+}
+
 // FlagHistory returns every entry for the canonical name, oldest first.
 func FlagHistory(name string) []*Flag {
 	long, _ := splitFlag(name)

@@ -31,10 +31,12 @@ func TestCertainFlagAcrossChoiceEntries(t *testing.T) {
 func TestFlagSpan(t *testing.T) {
 	for _, c := range []struct{ flag, since, seen, removed string }{
 		{"enable-dbo", "0.11.0", "0.0.0", "0.0.0"},
-		{"enable-expert-parallel", "0.8.0", "0.8.3", "0.0.0"},
+		{"enable-expert-parallel", "0.8.0", "0.0.0", "0.0.0"}, // the v0.8.0 tag has it (flagspans45)
+		{"data-parallel-backend", "0.9.1", "0.0.0", "0.0.0"},
+		{"moe-backend", "0.17.0", "0.0.0", "0.0.0"},
 		{"additional-config", "0.7.3", "0.0.0", "0.0.0"},
 		{"nnodes", "0.11.1", "0.0.0", "0.0.0"},
-		{"num-redundant-experts", "0.9.1", "0.0.0", "0.12.0"},
+		{"num-redundant-experts", "0.9.2", "0.0.0", "0.12.0"}, // first in arg_utils.py at the v0.9.2 tag (flagspans45)
 		{"kv-cache-dtype", vPre.String(), "0.0.0", "0.0.0"},
 	} {
 		s, ok := FlagSpan(c.flag)

@@ -25,19 +25,26 @@ func TestOldFlagPresence(t *testing.T) {
 		// PR #10502 (2024-12-01): not in v0.6.4.post1 (2024-11-15), in
 		// v0.6.6.post1 (2024-12-27); 0.6.5 not read.
 		{"0.6.4", "--kv-transfer-config", Absent},
-		{"0.6.5", "--kv-transfer-config", Maybe},
+		{"0.6.5", "--kv-transfer-config", Present}, // arg_utils.py at the v0.6.5 tag (flagspans45)
 		{"0.6.6", "--kv-transfer-config", Present},
 		{"0.8.5", "--kv-transfer-config", Present},
 		// PR #14305 (2025-03-06): not in v0.7.3 (2025-02-20); the v0.8.3
 		// image's Namespace has it (issue #16177), the v0.8.4 tag too;
 		// 0.8.0-0.8.2 were tagged off main.
 		{"0.7.3", "--enable-expert-parallel", Absent},
-		{"0.8.0", "--enable-expert-parallel", Maybe},
-		{"0.8.2", "--enable-expert-parallel", Maybe},
+		// arg_utils.py from the v0.8.0 tag (flagspans45)
+		{"0.8.0", "--enable-expert-parallel", Present},
+		{"0.8.2", "--enable-expert-parallel", Present},
 		{"0.8.3", "--enable-expert-parallel", Present},
 		{"0.8.4", "--enable-expert-parallel", Present},
 		{"0.8.5", "--enable-expert-parallel", Present},
-		{"0.8.5", "-ep", Present},
+		// flagspans45: arg_utils.py registers the -ep alias from the v0.14.0 tag,
+		// and --no-enable-expert-parallel from v0.8.4 (store_true before).
+		{"0.8.5", "-ep", Absent},
+		{"0.13.0", "-ep", Absent},
+		{"0.14.0", "-ep", Present},
+		{"0.8.3", "--no-enable-expert-parallel", Absent},
+		{"0.8.4", "--no-enable-expert-parallel", Present},
 		// PR #12432 (2025-02-11): not in v0.7.2, in v0.7.3.
 		{"0.7.2", "--additional-config", Absent},
 		{"0.7.3", "--additional-config", Present},
@@ -45,14 +52,15 @@ func TestOldFlagPresence(t *testing.T) {
 		// PR #8168 (2024-09-07): between the v0.6.0 (09-04) and v0.6.1
 		// (09-11) version bumps.
 		{"0.5.5", "--config-format", Absent},
-		{"0.6.0", "--config-format", Maybe},
+		{"0.6.0", "--config-format", Absent}, // flagspans45: first at the v0.6.1 tag
 		{"0.6.1", "--config-format", Present},
 		{"0.11.1", "--config_format", Present},
 		// Absent at the v0.10.1.1 tag, present at v0.10.2 (flags_dcp_table.go).
 		{"0.10.1", "--mm-encoder-tp-mode", Absent},
 		{"0.10.2", "--mm-encoder-tp-mode", Present},
 		{"0.11.0", "--mm-encoder-tp-mode", Present},
-		{"0.10.2", "--safetensors-load-strategy", Maybe},
+		{"0.10.1", "--safetensors-load-strategy", Absent}, // flagspans45: first at the v0.10.2 tag
+		{"0.10.2", "--safetensors-load-strategy", Present},
 		{"0.11.0", "--safetensors-load-strategy", Present},
 		{"0.23.0", "--safetensors-load-strategy", Present},
 	}

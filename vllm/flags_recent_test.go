@@ -13,13 +13,15 @@ func TestRecentFlagPresence(t *testing.T) {
 	}{
 		// PR #30011 opened 2025-12-04, after 0.11.1; kserve #5507: 0.16.
 		{"0.11.1", "--disable-access-log-for-endpoints", Absent},
-		{"0.11.2", "--disable-access-log-for-endpoints", Maybe},
-		{"0.15.1", "--disable-access-log-for-endpoints", Maybe},
+		// flagspans45: FrontendArgs has the field from the v0.16.0 tag.
+		{"0.11.2", "--disable-access-log-for-endpoints", Absent},
+		{"0.15.1", "--disable-access-log-for-endpoints", Absent},
 		{"0.16.0", "--disable-access-log-for-endpoints", Present},
 		{"0.34.0", "--disable-access-log-for-endpoints", Present},
 		// PR #36047 opened 2026-03-04, after 0.16.0; issue #45078 on 0.20.2.
 		{"0.16.0", "--distributed-timeout-seconds", Absent},
-		{"0.17.0", "--distributed-timeout-seconds", Maybe},
+		{"0.17.1", "--distributed-timeout-seconds", Absent}, // flagspans45: first at the v0.18.0 tag
+		{"0.18.0", "--distributed-timeout-seconds", Present},
 		{"0.19.0", "--distributed-timeout-seconds", Present}, // the v0.19.0 commit's arg_utils.py (factaudit2)
 		{"0.20.1", "--distributed-timeout-seconds", Present},
 		{"0.20.2", "--distributed-timeout-seconds", Present},
@@ -32,24 +34,26 @@ func TestRecentFlagPresence(t *testing.T) {
 		{"0.28.0", "--kv-events-config", Present},
 		// PR #31343 opened 2025-12-25; 0.17.1 docs show its consumer.
 		{"0.11.2", "--default-chat-template-kwargs", Absent},
-		{"0.12.0", "--default-chat-template-kwargs", Maybe},
+		{"0.13.0", "--default-chat-template-kwargs", Absent}, // flagspans45: first at the v0.14.0 tag
+		{"0.14.0", "--default-chat-template-kwargs", Present},
 		{"0.17.1", "--default-chat-template-kwargs", Present},
 		{"0.10.1", "--enable-log-outputs", Present},
-		{"0.10.0", "--enable-log-outputs", Maybe},
+		{"0.10.0", "--enable-log-outputs", Absent}, // flagspans45: first at the v0.10.1 tag
 		{"0.11.0", "--stream-interval", Absent},
-		{"0.11.1", "--stream-interval", Maybe},
+		{"0.11.1", "--stream-interval", Present}, // arg_utils.py from the v0.11.1 tag (flagspans45)
 		{"0.11.2", "--mamba-cache-mode", Absent},
 		{"0.18.0", "--mamba-cache-mode", Present},
 		{"0.28.0", "--no-disable-hybrid-kv-cache-manager", Present},
 		{"0.34.0", "--additional_config", Present},
 		{"0.34.0", "--config_format", Present},
-		{"0.22.0", "--numa-bind", Maybe},
+		{"0.19.1", "--numa-bind", Absent}, // flagspans45: first at the v0.20.0 tag
+		{"0.22.0", "--numa-bind", Present},
 		{"0.22.1", "--numa-bind", Present},
 		// The v0.19.0 commit's arg_utils.py adds --reasoning-config
 		// (factaudit2, srcFAReasoning); issue #42399's "unrecognized
 		// arguments" on the v0.20.1 image contradicts it (unresolved).
 		{"0.16.0", "--reasoning-config", Absent},
-		{"0.18.1", "--reasoning-config", Maybe},
+		{"0.18.1", "--reasoning-config", Absent}, // flagspans45: first at the v0.19.0 tag; the v0.20.1 tag has it too
 		{"0.19.0", "--reasoning-config", Present},
 		{"0.20.1", "--reasoning-config", Present},
 		{"0.28.0", "--reasoning-config", Present},

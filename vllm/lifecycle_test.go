@@ -22,17 +22,25 @@ func TestFlagLifecycles(t *testing.T) {
 		{"0.10.0", "--enable-reasoning", false},
 		{"0.10.2", "--max-seq-len-to-capture", true},
 		{"0.11.0", "--max-seq-len-to-capture", false},
-		{"0.10.2", "--num-scheduler-steps", true},
-		{"0.11.0", "--num-scheduler-steps", false},
+		// flagspans45: arg_utils.py at the tags: --num-scheduler-steps and
+		// --multi-step-stream-outputs up to v0.10.0, gone at v0.10.1.
+		{"0.10.0", "--num-scheduler-steps", true},
+		{"0.10.1", "--num-scheduler-steps", false},
+		{"0.10.1", "--multi-step-stream-outputs", false},
 		{"0.11.0", "--multi-step-stream-outputs", false},
 		{"0.11.2", "--guided-decoding-backend", true},
 		{"0.12.0", "--guided-decoding-backend", false},
-		{"0.10.1", "--structured-outputs-config", false},
-		{"0.10.2", "--structured-outputs-config", true},
+		// flagspans45: first in arg_utils.py at the v0.11.0 tag (not v0.10.2).
+		{"0.10.2", "--structured-outputs-config", false},
+		{"0.11.0", "--structured-outputs-config", true},
 		{"0.17.1", "--disable-frontend-multiprocessing", true},
 		{"0.20.0", "--disable-frontend-multiprocessing", false},
-		{"0.9.0", "--speculative-model", false},
-		{"0.9.0", "--use-v2-block-manager", false},
+		// flagspans45: arg_utils.py at the tags: --speculative-model gone at
+		// v0.8.3, --use-v2-block-manager kept (a no-op) up to v0.9.2.
+		{"0.8.3", "--speculative-model", false},
+		{"0.8.2", "--speculative-model", true},
+		{"0.9.2", "--use-v2-block-manager", true},
+		{"0.10.0", "--use-v2-block-manager", false},
 		{"0.9.0", "--worker-use-ray", false},
 		{"0.12.0", "--uds", true},
 		// frontend flags present before 0.9.0 and still on main
@@ -59,7 +67,7 @@ func TestRemovedFlagMetadata(t *testing.T) {
 		{"--guided-decoding-backend", "0.12.0", "0.10.2"},
 		{"--max-seq-len-to-capture", "0.11.0", "0.0.0"},
 		{"--worker-use-ray", "0.7.0", "0.0.0"},
-		{"--speculative-model", "0.9.0", "0.0.0"},
+		{"--speculative-model", "0.8.3", "0.0.0"}, // absent from arg_utils.py at the v0.8.3 tag (flagspans45)
 	} {
 		f, ok := KnownFlagEver(tt.flag)
 		if !ok {

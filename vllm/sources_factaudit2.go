@@ -43,7 +43,7 @@ const (
 		srcFA019 + " (ray_env.py prefixes VLLM_, LMCACHE_, ..., PYTHONHASHSEED) and " + srcFA021 + "; 0.17.x-0.18.x unverified"
 	srcFAGraphMemEnv = "vllm/envs.py: absent at " + srcFA0110 + " and " + srcFA016 + "; PR #30515 merged 2026-03-07; present at " + srcFA019 + " (default \"0\") and " +
 		srcFA021 + " (default \"1\": \"Enabled by default as of v0.21.0\"); 0.17.x-0.18.x unverified"
-	srcFATritonFlashAttn = "vllm/envs.py: present at " + srcFA090 + " and " + srcFA0110 + "; removed by PR #27611 (V0 variable deprecation, merged 2025-11-11); absent at " + srcFA016 + "; 0.11.1-0.15.x unverified"
+	srcFATritonFlashAttn = "vllm/envs.py: present at " + srcFA090 + " and " + srcFA0110 + "; removed by PR #27611 (V0 variable deprecation, merged 2025-11-11); absent at " + srcFA016 + "; absent at the v0.11.1 tag (flagspans45)"
 	srcFAProfilerDir     = "vllm/envs.py: present at " + srcFA090 + " and " + srcFA0110 + "; removed by PR #33722 ([Deprecation] Deprecate profiling envs, merged 2026-02-04; the v0.16.0 tree reads it nowhere); absent at " +
 		srcFA016 + "; 0.11.1-0.15.x unverified"
 	srcFAForceTensorCores = "vllm/envs.py: present at " + srcFA090 + "; removed by PR #23214 (Always use tensor cores for FlashInfer decode, merged 2025-08-21); absent at " + srcFA0110 + "; 0.10.1-0.10.2 unverified"
@@ -57,7 +57,7 @@ const (
 		srcFA019 + " (also ExampleHiddenStates, FlexKVConnectorV1, SimpleCPUOffload; no HF3FSKVConnector)"
 	srcFAExternalLB = "vllm/engine/arg_utils.py at " + srcFA0110 + " has no --data-parallel-external-lb (external LB is inferred from --data-parallel-rank; ParallelConfig.data_parallel_external_lb is a field, not a flag); " +
 		"PR #23691 (merged 2025-11-16) added the flag (-dpe); present at " + srcFA016 + "; 0.11.1-0.15.x unverified"
-	srcFARope          = "vllm/engine/arg_utils.py: --rope-scaling/--rope-theta at " + srcFA0110 + "; removed by PR #28006 (Remove deprecated --rope-scaling and --rope-theta, merged 2025-11-04); absent at " + srcFA016 + "; 0.11.1-0.15.x unverified"
+	srcFARope          = "vllm/engine/arg_utils.py: --rope-scaling/--rope-theta at " + srcFA0110 + "; removed by PR #28006 (Remove deprecated --rope-scaling and --rope-theta, merged 2025-11-04); absent at " + srcFA016 + "; absent at the v0.11.1 tag (flagspans45)"
 	srcFALogitsPattern = "vllm/engine/arg_utils.py: --logits-processor-pattern at " + srcFA016 + "; removed by PR #34400 (merged 2026-02-12); absent at " + srcFA019 + " (only protocol.py's message still names it); 0.17.x-0.18.x unverified"
 	srcFAPreemption    = "vllm/engine/arg_utils.py: --preemption-mode removed by PR #25334 ([V0 Deprecation] Remove async_output_proc, preemption mode, delay factor, merged 2025-09-21); absent at " + srcFA0110 + "; 0.10.2 unverified"
 	srcFAFrontendMP    = "vllm/entrypoints/openai/cli_args.py FrontendArgs.disable_frontend_multiprocessing at " + srcFA016 + "; PR #37612 (merged 2026-03-20) removed it; the " + srcFA019 + " tree names it nowhere"
