@@ -133,9 +133,12 @@ func Estimate(in *input.Input) Report {
 	if d := int64(in.DCPSize()); d > 1 && b.KV.Packing == "" {
 		// "Multiplying the GPU KV cache size by the dcp_world_size"
 		// (vllm.DCPLogSource): the log prints the rank's tokens × DCP, the
-		// tokens its DCP group holds together. Packed layouts (hybrids,
-		// DeepSeek-V4) are sized without DCP (KVLayout.DCP), and their
-		// line is left as it is (validate's SPEC136 says so).
+		// tokens its DCP group holds together. A packed layout's line
+		// (ReportedTokens) is left as it is: from 0.21.0 it is
+		// max_concurrency × max_model_len, whose pages per request count
+		// DCP already for a state hybrid's attention (KVLayout.DCP);
+		// sliding-window and DeepSeek-V4 pages are sized without DCP
+		// (validate's SPEC136 says so).
 		if r.KVTokensLogged == 0 {
 			r.KVTokensLogged = r.KVTokensPerRank
 		}
