@@ -6,7 +6,25 @@ const LoRASlotSource = "vLLM v0.20.0 vllm/lora/model_manager.py (_create_lora_mo
 	"vllm/lora/layers/base_linear.py (create_lora_weights: lora_a_stacked (max_loras, 1, rank, input_size) and lora_b_stacked " +
 	"(max_loras, 1, output_size, rank) per slice, rank/tp for column-parallel A and output/tp for row-parallel B with " +
 	"fully_sharded_loras), vocal_parallel_embedding.py (lora_a (max_loras, org_vocab_size, rank), lora_b (max_loras, 1, " +
-	"embedding_dim, rank)), logits_processor.py (lora_a (max_loras, 1, rank, hidden), lora_b (max_loras, 1, vocab_size, rank))"
+	"embedding_dim, rank)), logits_processor.py (lora_a (max_loras, 1, rank, hidden), lora_b (max_loras, 1, vocab_size, rank)); " +
+	"MoE: the router (ReplicatedLinear, replicated_linear.py: A (rank, hidden), B (experts, rank)) and, from v0.11.1, the routed " +
+	"experts (vllm/lora/layers/fused_moe.py FusedMoEWithLoRA at v0.11.1, v0.12.0, v0.14.0, v0.18.0, v0.20.0, v0.22.0, v0.24.0: w1/w3 " +
+	"A (local_experts, rank, hidden) and B (local_experts, intermediate/moe_tp, rank), w2 A (local_experts, rank, intermediate/moe_tp) " +
+	"and B (local_experts, hidden, rank); from v0.12.0 fully_sharded_loras divides w1/w3 A's rank and w2 B's hidden by moe_tp)"
+
+// LoRA experts rules: what a release's LoRA manager allocates for a MoE
+// layer's routed experts (LoRASlot.Experts).
+const (
+	// LoRAExpertsNone: no FusedMoE LoRA layer (before v0.11.1: vllm/lora/
+	// layers/fused_moe.py is absent at v0.11.0); the experts take no slots.
+	LoRAExpertsNone = iota
+	// LoRAExpertsWhole: v0.11.1's FusedMoEWithLoRA, whose w1/w3 A keep the
+	// whole rank and w2 B the whole hidden size with fully_sharded_loras.
+	LoRAExpertsWhole
+	// LoRAExpertsSharded: v0.12.0 on (read to v0.24.0), fully_sharded_loras
+	// dividing w1/w3 A's rank and w2 B's hidden size over the MoE TP size.
+	LoRAExpertsSharded
+)
 
 // loraEmbeddingSince are the dense standard-attention classes whose vLLM
 // model class declares embedding_modules (embed_tokens, lm_head), so that
@@ -17,10 +35,22 @@ const LoRASlotSource = "vLLM v0.20.0 vllm/lora/model_manager.py (_create_lora_mo
 // every release tag v0.11.0 … v0.15.1, present v0.16.0 … v0.24.0). qwen2.py
 // declares none at those releases; other classes' were not read: their
 // slots are counted without the two (an undercount for those that do).
+// MoE classes (read at v0.9.0, v0.10.0, v0.11.0, v0.11.1, v0.12.0, v0.14.0,
+// v0.15.1, v0.16.0, v0.20.0 and v0.24.0): mixtral.py declares them at every
+// one, qwen3_moe.py from v0.16.0.
 var loraEmbeddingSince = map[string]string{
 	"LlamaForCausalLM": "0.9.0", "MistralForCausalLM": "0.9.0", "GraniteForCausalLM": "0.9.0",
 	"NemotronForCausalLM": "0.9.0", "SolarForCausalLM": "0.9.0", "Qwen3ForCausalLM": "0.16.0",
+	"MixtralForCausalLM": "0.9.0", "Qwen3MoeForCausalLM": "0.16.0",
 }
+
+// loraMoEClasses are the MoE classes whose LoRA slots are derived: every
+// decoder layer a MoE layer of gated experts (FusedMoEWithLoRA, two w13
+// slices: not vLLM's 3D-packed models, gpt_oss.py, qwen3_5.py,
+// qwen3_vl_moe.py at v0.24.0), a ReplicatedLinear router named gate
+// (mixtral.py, qwen3_moe.py at v0.11.1 and v0.24.0), no shared experts,
+// standard attention.
+var loraMoEClasses = map[string]bool{"MixtralForCausalLM": true, "Qwen3MoeForCausalLM": true}
 
 // LoRAEmbeddingSince is the first release read whose model class for m
 // makes the embedding and LM head LoRA-capable ("" when none read does);
@@ -47,6 +77,16 @@ type LoRASlot struct {
 	// ExtraVocab is lora_extra_vocab_size (256 by default up to v0.11.2,
 	// removed at v0.12.0: 0), with Embeddings only.
 	ExtraVocab int
+	// Experts is the release's rule for routed experts (LoRAExpertsNone,
+	// LoRAExpertsWhole, LoRAExpertsSharded).
+	Experts int
+	// MoERanks is the ranks a MoE layer spans (TP × DP, vLLM's
+	// FusedMoEParallelConfig) and EP whether they split the experts
+	// (each holds MoERanks-th of them, whole) rather than each expert's
+	// intermediate dimension (every rank holds every expert, 1/MoERanks
+	// wide). 0 reads as TP.
+	MoERanks int
+	EP       bool
 }
 
 // loraVocabPadding is lora_vocab_padding_size on CUDA up to v0.11.2 (vLLM
@@ -68,16 +108,21 @@ const loraVocabPadding = 256
 //
 // plus, with s.Embeddings (LoRAEmbeddingSince), the embedding on
 // the first stage (A vocab × rank, B hidden × rank, whole on every rank)
-// and the LM head on the last (A rank × hidden, B vocab × rank). Experts
-// (FusedMoE LoRA since vLLM v0.11.1, PR #21229: vllm/lora/layers/
-// fused_moe.py is absent at v0.11.0), MLA and linear-attention layers take
-// other shapes and are not derived: false. Up to v0.11.2 (s.ExtraVocab > 0)
+// and the LM head on the last (A rank × hidden, B vocab × rank). A MoE
+// model of loraMoEClasses takes, in place of the dense MLP, its router
+// (replicated: A rank × hidden, B experts × rank) and, with s.Experts, its
+// routed experts (loraExpertParams). Other MoE shapes (shared experts,
+// dense layers, latent or non-gated experts, 3D-packed experts), MLA and
+// linear-attention layers are not derived: false. Up to v0.11.2 (s.ExtraVocab > 0)
 // the embedding's A also had extra-vocab rows and the LM head's B was
 // padded to 256 rows, and each held an embeddings_tensors of extra × hidden
 // per slot (vLLM v0.11.0 vllm/lora/layers/vocal_parallel_embedding.py and
 // logits_processor.py create_lora_weights; gone at v0.12.0).
 func (m *Model) LoRASlotParams(s LoRASlot) (float64, bool) {
-	if m == nil || m.NumExperts > 0 || m.IsMLA() || m.HiddenSize <= 0 || m.NumHeads <= 0 || m.IntermediateSize <= 0 || s.Rank <= 0 {
+	if m == nil || m.IsMLA() || m.HiddenSize <= 0 || m.NumHeads <= 0 || s.Rank <= 0 {
+		return 0, false
+	}
+	if m.NumExperts > 0 && !m.loraMoEDerived() || m.NumExperts == 0 && m.IntermediateSize <= 0 {
 		return 0, false
 	}
 	if m.LinearLayerCount() > 0 || m.Mamba != nil || m.HasLayerAttention() {
@@ -96,8 +141,16 @@ func (m *Model) LoRASlotParams(s LoRASlot) (float64, bool) {
 	if s.FullySharded {
 		aRank, bOut = r/tp, h/tp
 	}
-	column := 5*aRank*h + r*(q+2*kv+2*inter)
-	row := r*(q+inter) + 2*bOut*r
+	column := 3*aRank*h + r*(q+2*kv)
+	row := r*q + bOut*r
+	if m.NumExperts > 0 {
+		// The router (ReplicatedLinearWithLoRA, no sharded variant) and
+		// the experts in place of a dense MLP.
+		row += r*h + float64(m.NumExperts)*r + m.loraExpertParams(s)
+	} else {
+		column += 2*aRank*h + r*2*inter
+		row += r*inter + bOut*r
+	}
 	out := (column + row) * float64(max(s.Layers, 0))
 	if s.Embeddings && m.VocabSize > 0 {
 		v, e := float64(m.VocabSize), float64(max(s.ExtraVocab, 0))
@@ -113,4 +166,40 @@ func (m *Model) LoRASlotParams(s LoRASlot) (float64, bool) {
 		}
 	}
 	return out, true
+}
+
+// loraMoEDerived: m is a MoE model whose LoRA slots LoRASlotParams derives
+// (loraMoEClasses: every layer MoE, gated experts, no shared or latent
+// experts).
+func (m *Model) loraMoEDerived() bool {
+	return loraMoEClasses[m.Architecture] && m.MoEIntermediateSize > 0 && m.MoELayerCount() == m.NumLayers &&
+		m.NumSharedExperts == 0 && m.SharedExpertIntermediateSize == 0 && m.MoELatentSize == 0 && !m.NonGatedFFN
+}
+
+// loraExpertParams is one MoE layer's routed-expert slot elements on one
+// GPU (FusedMoEWithLoRA, LoRASlotSource): per local expert, w1 and w3 A
+// (rank × hidden) and B (intermediate/moe_tp × rank), w2 A (rank ×
+// intermediate/moe_tp) and B (hidden × rank). With EP a rank holds
+// experts/MoERanks whole experts (moe_tp 1); without, every expert at
+// 1/MoERanks of its width. fully_sharded_loras from v0.12.0 divides w1/w3
+// A's rank and w2 B's hidden by moe_tp.
+func (m *Model) loraExpertParams(s LoRASlot) float64 {
+	if s.Experts == LoRAExpertsNone {
+		return 0
+	}
+	ranks := s.MoERanks
+	if ranks <= 0 {
+		ranks = max(s.TP, 1)
+	}
+	experts, moeTP := float64(m.NumExperts), float64(ranks)
+	if s.EP {
+		experts, moeTP = float64(m.NumExperts)/float64(ranks), 1
+	}
+	h, r := float64(m.HiddenSize), float64(s.Rank)
+	inter := float64(m.MoEIntermediateSize) / moeTP
+	aRank, bOut := r, h
+	if s.FullySharded && s.Experts == LoRAExpertsSharded {
+		aRank, bOut = r/moeTP, h/moeTP
+	}
+	return experts * (2*aRank*h + 2*inter*r + r*inter + bOut*r)
 }

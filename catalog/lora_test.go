@@ -63,3 +63,73 @@ func TestLoRAEmbeddingSince(t *testing.T) {
 		}
 	}
 }
+
+// TestLoRASlotParamsMoE: Qwen3-30B-A3B (48 layers, all MoE: 128 experts of
+// 768, hidden 2,048, 32 query and 4 KV heads of 128), rank 16, by hand from
+// vLLM's shapes (LoRASlotSource). TP 1, one layer: attention qkv A 3 × 16 ×
+// 2,048 = 98,304, B 16 × (4,096 + 2 × 512) = 81,920, o A 16 × 4,096 =
+// 65,536, B 2,048 × 16 = 32,768 (278,528); router A 16 × 2,048 + B 128 ×
+// 16 = 34,816; experts 128 × (2 × 16 × 2,048 + 2 × 768 × 16 + 16 × 768 +
+// 2,048 × 16) = 128 × 135,168 = 17,301,504: 17,614,848 a layer, × 48 =
+// 845,512,704, + the embedding and LM head (v0.16.0 on: 2 × (151,936 + 2,048)
+// × 16 = 4,927,488) = 850,440,192 elements, 1.58 GiB a slot in BF16. TP 4:
+// attention 98,304 + 16 × (1,024 + 256) + 16 × 1,024 + 32,768 = 167,936
+// (one KV head a rank), experts at 192 wide 128 × 107,520 = 13,762,560;
+// with EP 32 whole experts, 32 × 135,168 = 4,325,376; fully sharded (from
+// v0.12.0) attention 24,576 + 20,480 + 16,384 + 8,192 = 69,632 and experts
+// 128 × (2 × 4 × 2,048 + 2 × 192 × 16 + 16 × 192 + 512 × 16) = 4,325,376,
+// at v0.11.1 (A and B not sharded) 13,762,560; before v0.11.1 no experts.
+func TestLoRASlotParamsMoE(t *testing.T) {
+	q, err := LookupModel("Qwen/Qwen3-30B-A3B")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const router = 34816
+	cases := []struct {
+		name string
+		s    LoRASlot
+		want float64
+	}{
+		{"tp1 whole model", LoRASlot{TP: 1, Layers: 48, First: true, Last: true, Embeddings: true, Rank: 16, Experts: LoRAExpertsSharded}, 850440192},
+		{"tp4 one layer", LoRASlot{TP: 4, Layers: 1, Rank: 16, Experts: LoRAExpertsSharded, MoERanks: 4}, 167936 + router + 13762560},
+		{"tp4 ep one layer", LoRASlot{TP: 4, Layers: 1, Rank: 16, Experts: LoRAExpertsSharded, MoERanks: 4, EP: true}, 167936 + router + 4325376},
+		{"tp4 fully sharded", LoRASlot{TP: 4, Layers: 1, Rank: 16, FullySharded: true, Experts: LoRAExpertsSharded, MoERanks: 4}, 69632 + router + 4325376},
+		{"tp4 fully sharded v0.11.1", LoRASlot{TP: 4, Layers: 1, Rank: 16, FullySharded: true, Experts: LoRAExpertsWhole, MoERanks: 4}, 69632 + router + 13762560},
+		{"tp4 before v0.11.1", LoRASlot{TP: 4, Layers: 1, Rank: 16, Experts: LoRAExpertsNone, MoERanks: 4}, 167936 + router},
+		{"tp2 dp2 spans 4 ranks", LoRASlot{TP: 2, Layers: 1, Rank: 16, Experts: LoRAExpertsSharded, MoERanks: 4},
+			98304 + 16*(2048+2*256) + 16*2048 + 32768 + router + 13762560},
+	}
+	for _, c := range cases {
+		got, ok := q.LoRASlotParams(c.s)
+		if !ok || got != c.want {
+			t.Errorf("%s: LoRASlotParams = %v, %v; want %v", c.name, got, ok, c.want)
+		}
+	}
+	// Shapes not derived: shared experts, a dense first layer, MLA.
+	shared := *q
+	shared.NumSharedExperts = 1
+	dense := *q
+	dense.FirstKDenseReplace = 1
+	for name, m := range map[string]*Model{"shared experts": &shared, "dense first layer": &dense} {
+		if _, ok := m.LoRASlotParams(LoRASlot{TP: 1, Layers: 48, Rank: 16, Experts: LoRAExpertsSharded}); ok {
+			t.Errorf("%s: derived, want false", name)
+		}
+	}
+}
+
+// TestLoRASlotParamsMixtral: Mixtral-8x7B (32 layers, 8 experts of 14,336,
+// hidden 4,096, 32 query and 8 KV heads of 128), rank 8, TP 2, one layer:
+// attention 3 × 8 × 4,096 + 8 × (2,048 + 2 × 512) + 8 × 2,048 + 4,096 × 8
+// = 98,304 + 24,576 + 16,384 + 32,768 = 172,032; router 8 × 4,096 + 8 × 8 =
+// 32,832; experts 8 × (2 × 8 × 4,096 + 2 × 7,168 × 8 + 8 × 7,168 + 4,096 ×
+// 8) = 8 × 270,336 = 2,162,688.
+func TestLoRASlotParamsMixtral(t *testing.T) {
+	m, err := LookupModel("mistralai/Mixtral-8x7B-v0.1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, ok := m.LoRASlotParams(LoRASlot{TP: 2, Layers: 1, Rank: 8, Experts: LoRAExpertsSharded, MoERanks: 2})
+	if want := float64(172032 + 32832 + 2162688); !ok || got != want {
+		t.Errorf("LoRASlotParams = %v, %v; want %v", got, ok, want)
+	}
+}
