@@ -133,3 +133,57 @@ func TestLoRASlotParamsMixtral(t *testing.T) {
 		t.Errorf("LoRASlotParams = %v, %v; want %v", got, ok, want)
 	}
 }
+
+// TestLoRASlotParamsMLA: DeepSeek MLA models, by hand from vLLM v0.24.0's
+// modules (loraMLA, loraDeepseekMoEDerived), per unit of rank.
+//
+// DeepSeek-V2-Lite (no q_lora_rank; hidden 2,048, 16 heads, kv_lora 512,
+// rope 64, nope 128, v 128; 1 dense layer of 10,944, 26 MoE layers of 64
+// experts of 1,408 and 2 shared), TP 1: attention q_proj 2,048 + 16 × 192
+// = 3,072, kv_a_proj_with_mqa 2,048 + 576, kv_b_proj 512 + 16 × 256 =
+// 4,096, o_proj 16 × 128 + 2,048 (16,448); the dense MLP 2 × 2,048 + 2 ×
+// 10,944 + 10,944 + 2,048 = 38,976; a MoE layer's router 2,048 + 64, shared
+// experts (2,816 wide) 4,096 + 5,632 + 2,816 + 2,048 = 14,592, experts 64 ×
+// (4,096 + 2,816 + 1,408 + 2,048) = 663,552 (680,256): 16,448 + 38,976 + 26
+// × (16,448 + 680,256) = 18,169,728 a rank unit, × 16 = 290,715,648.
+//
+// DeepSeek-V3 (q_lora 1,536; hidden 7,168, 128 heads; 3 dense layers of
+// 18,432, MoE of 256 experts of 2,048 and 1 shared), TP 8, rank 16, one
+// layer: fused_qkv_a_proj (TP size 1) 2 × 16 × 7,168 + (1,536 + 512 + 64)
+// × 16 = 263,168, q_b_proj 16 × 1,536 + 16 × 16 × 192 = 73,728, kv_b_proj
+// 16 × 512 + 16 × 16 × 256 = 73,728, o_proj 16 × 16 × 128 + 7,168 × 16 =
+// 147,456 (558,080); a dense layer's MLP at 2,304 a GPU 454,656; a MoE
+// layer's router 118,784, experts at 256 a GPU 256 × 356,352 = 91,226,112,
+// shared expert 356,352.
+func TestLoRASlotParamsMLA(t *testing.T) {
+	lite, err := LookupModel("deepseek-ai/DeepSeek-V2-Lite")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v3, err := LookupModel("deepseek-ai/DeepSeek-V3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const mla, dense, moe = 558080, 454656, 118784 + 91226112 + 356352
+	cases := []struct {
+		name string
+		m    *Model
+		s    LoRASlot
+		want float64
+		ok   bool
+	}{
+		{"v2-lite tp1", lite, LoRASlot{TP: 1, Layers: 27, First: true, Last: true, Rank: 16, Experts: LoRAExpertsSharded, MLA: true}, 18169728 * 16, true},
+		{"v3 tp8 first layer", v3, LoRASlot{TP: 8, Layers: 1, First: true, Rank: 16, Experts: LoRAExpertsSharded, MoERanks: 8, MLA: true}, mla + dense, true},
+		{"v3 tp8 a later MoE layer", v3, LoRASlot{TP: 8, Layers: 1, Rank: 16, Experts: LoRAExpertsSharded, MoERanks: 8, MLA: true}, mla + moe, true},
+		{"v3 tp8 whole model", v3, LoRASlot{TP: 8, Layers: 61, First: true, Last: true, Rank: 16, Experts: LoRAExpertsSharded, MoERanks: 8, MLA: true},
+			61*mla + 3*dense + 58*moe, true},
+		{"before v0.20.0", lite, LoRASlot{TP: 1, Layers: 27, Rank: 16, Experts: LoRAExpertsSharded}, 0, false},
+		{"ep over dp ranks", v3, LoRASlot{TP: 8, Layers: 1, Rank: 16, Experts: LoRAExpertsSharded, MoERanks: 16, EP: true, MLA: true}, 0, false},
+	}
+	for _, c := range cases {
+		got, ok := c.m.LoRASlotParams(c.s)
+		if got != c.want || ok != c.ok {
+			t.Errorf("%s: LoRASlotParams = %v, %v; want %v, %v", c.name, got, ok, c.want, c.ok)
+		}
+	}
+}

@@ -141,3 +141,16 @@ func TestLoRAExperts(t *testing.T) {
 		}
 	}
 }
+
+// TestLoRAMLA: DeepSeek MLA LoRA shapes were read from v0.20.0 (to v0.24.0).
+func TestLoRAMLA(t *testing.T) {
+	for version, want := range map[string]bool{"0.19.1": false, "0.20.0": true, "0.24.0": true, "0.31.0": true} {
+		r, _, err := vllm.ResolveString(version)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := resolveLoRA(r, version, []string{"--enable-lora"}).MLA; got != want {
+			t.Errorf("%s: MLA %v, want %v", version, got, want)
+		}
+	}
+}

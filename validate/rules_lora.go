@@ -39,7 +39,7 @@ func checkLoRA(c *checker) {
 	// a layer at most), a fair figure for the message.
 	per, ok := c.model.LoRASlotParams(catalog.LoRASlot{TP: tp, Layers: (c.model.NumLayers + pp - 1) / pp,
 		First: true, Last: pp == 1, Embeddings: l.Embeddings, ExtraVocab: l.ExtraVocab.Value, Rank: l.MaxRank.Value, FullySharded: l.FullySharded.Value,
-		Experts: l.Experts, MoERanks: tp * dp, EP: ep})
+		Experts: l.Experts, MoERanks: tp * dp, EP: ep, MLA: l.MLA})
 	if !ok {
 		c.add(diag.Warning, CodeLoRA, path, "expect the KV cache to be smaller by the slots' memory and the steps slower than check says; serve without LoRA (or merge the adapter) for the figures to hold",
 			"%s is not in the estimate: vLLM pre-allocates every slot on each LoRA-capable layer at load (%s), which vLLM counts with the weights, "+

@@ -56,7 +56,12 @@ func TestCheckLoRA(t *testing.T) {
 		// rank 64: 6,804 MB a slot, 25.35 GiB for 4).
 		{"moe", "qwen3-30b-a3b", "1", lora, "",
 			[]string{"adapter slots are in the estimate", "3401.76 M elements a slot", "6804 MB a slot, 25.35 GiB for 4 slots"}, []string{"is not in the estimate"}},
-		{"mla", "deepseek-v2-lite", "1", lora, "", []string{"is not in the estimate", "does not derive the slots' size"}, []string{"lora_slots"}},
+		// DeepSeek-V2-Lite's MLA, shared experts and dense first layer
+		// (catalog TestLoRASlotParamsMLA: 18,169,728 elements a rank-1
+		// unit at TP 1, × 64).
+		{"mla", "deepseek-v2-lite", "1", lora, "",
+			[]string{"adapter slots are in the estimate", "1162.86 M elements a slot", "2326 MB a slot, 8.66 GiB for 4 slots"}, []string{"is not in the estimate"}},
+		{"gated deltanet", "qwen3-next-80b-a3b", "1", lora, "", []string{"is not in the estimate", "does not derive the slots' size"}, []string{"lora_slots"}},
 		{"off again", "llama-3.1-8b", "1", `["--enable-lora", "--no-enable-lora"]`, "", nil, nil},
 	} {
 		gpus := c.gpus
