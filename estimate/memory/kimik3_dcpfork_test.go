@@ -50,7 +50,7 @@ const (
 // logged settings (FP8 KV, 1 sequence, 256 batched tokens, utilization
 // 0.985). The release is 0.24.0's rules (the fork's base is not pinned to
 // a release).
-func kimiK3ForkInput(t *testing.T) *input.Input {
+func kimiK3ForkInput(t *testing.T, extra ...string) *input.Input {
 	t.Helper()
 	m := hfFixture(t, "kimi-k3.verbatim.json")
 	g, err := catalog.LookupGPU("rtx-pro-6000")
@@ -60,7 +60,7 @@ func kimiK3ForkInput(t *testing.T) *input.Input {
 	in := &input.Input{Model: m, GPU: g, VLLMVersion: "0.24.0", Layout: input.Layout{TP: 16, PP: 1, DP: 1, Nodes: 2, GPUsPerNode: 8}}
 	util, batched, seqs := 0.985, 256, 1
 	if ds := in.Resolve(resolve.EngineSettings{Weights: "auto", KVCacheDType: "fp8", Util: &util,
-		MaxModelLen: kimiK3ForkMaxModelLen, MaxNumBatchedTokens: &batched, MaxNumSeqs: &seqs}); ds.HasErrors() {
+		MaxModelLen: kimiK3ForkMaxModelLen, MaxNumBatchedTokens: &batched, MaxNumSeqs: &seqs, ExtraArgs: extra}); ds.HasErrors() {
 		t.Fatal(ds)
 	}
 	in.DCP = 8
@@ -156,4 +156,31 @@ func TestKimiK3WithoutDCPUnchanged(t *testing.T) {
 	if want := int64((43 + 3*2) * 24 * 884736); kv.SequenceBytes(65536, in.BlockSize) != want {
 		t.Errorf("DCP 2: one 65,536-token sequence %d B, want %d (ceil(32,768 / 768) = 43 attention pages)", kv.SequenceBytes(65536, in.BlockSize), want)
 	}
+}
+
+// TestKimiK3DCPForkLogEndToEnd: the HH start-up end to end, with its
+// kv_cache_memory_bytes in extra_args (resolve reads it; vLLM reserves it
+// as given and skips profiling): available 1.86e9 B = 1.7323 GiB exactly,
+// and the logged tokens by the release's rule (two state pages a group at
+// 0.24.0) 1,036,727 (−1.7% against the log's 1,054,602; one page, as the
+// log implies, exact: TestKimiK3DCPForkLogKVFromGivenMemory). Without the
+// flag the pool would be what utilization 0.985 leaves after vlaunch's
+// stock-vLLM weights, not the fork's.
+func TestKimiK3DCPForkLogEndToEnd(t *testing.T) {
+	r := Estimate(kimiK3ForkInput(t, "--kv-cache-memory-bytes", "1860000000"))
+	s := r.Stages[0]
+	if !s.KVGiven || s.AvailableKVGiB != kimiK3ForkHHPoolBytes/GiB {
+		t.Fatalf("available %.6f GiB (given %v), want the given %.6f", s.AvailableKVGiB, s.KVGiven, kimiK3ForkHHPoolBytes/GiB)
+	}
+	if !r.PerGPU.KVGiven || r.PerGPU.KVCacheGiB != s.AvailableKVGiB {
+		t.Errorf("per-GPU table: KV %.4f GiB, given %v", r.PerGPU.KVCacheGiB, r.PerGPU.KVGiven)
+	}
+	if r.KVTokensLogged != 1_036_727 {
+		t.Errorf("logged tokens %d, want 1,036,727 (175 blocks / 177 a request × 1,048,576)", r.KVTokensLogged)
+	}
+	if off := float64(r.KVTokensLogged)/kimiK3ForkHHTokens - 1; math.Abs(off) > 0.1 {
+		t.Errorf("%d tokens, %+.1f%% from the log", r.KVTokensLogged, 100*off)
+	}
+	t.Logf("available %.4f GiB (given), %d tokens (log 1,054,602), %.3fx at max_model_len; utilization would have left %.2f GiB",
+		s.AvailableKVGiB, r.KVTokensLogged, r.MaxConcurrencyAtMaxModelLen, s.LeftByUtilizationGiB)
 }
