@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"html/template"
-	"math"
 	"slices"
 
 	"github.com/vlaunch/vlaunch/estimate"
@@ -122,7 +121,8 @@ func memorySection(r *estimate.Report) detailSection {
 	for _, o := range m.NonTorch {
 		row(nbsp+o.Name, o.GiB, "", "", o.Formula)
 	}
-	row(kvRowLabel(p.KVCacheGiB), math.Abs(p.KVCacheGiB), "", "", "")
+	label, gib, detail := kvRow(p)
+	row(label, gib, "", "", detail)
 	if p.CUDAGraphGiB > 0 {
 		t.After = append(t.After, fmt.Sprintf("outside the budget: CUDA graphs ≈%.2f GiB, headroom (1 − utilization) × device = %.2f GiB", p.CUDAGraphGiB, p.HeadroomGiB))
 	}

@@ -3,7 +3,6 @@ package report
 import (
 	"fmt"
 	"io"
-	"math"
 
 	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/estimate"
@@ -38,7 +37,8 @@ func WriteMarkdown(w io.Writer, r *estimate.Report) {
 	for _, t := range m.NonTorch {
 		mdRow(w, "&nbsp;&nbsp;"+t.Name, t.GiB, t.Formula)
 	}
-	mdRow(w, "**"+kvRowLabel(p.KVCacheGiB)+"**", math.Abs(p.KVCacheGiB), "")
+	label, gib, detail := kvRow(p)
+	mdRow(w, "**"+label+"**", gib, detail)
 	if p.CUDAGraphGiB > 0 {
 		fmt.Fprintf(w, "\nOutside the budget: CUDA graphs ≈%.2f GiB; headroom (1 − utilization) × device = %.2f GiB.\n", p.CUDAGraphGiB, p.HeadroomGiB)
 	}

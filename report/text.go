@@ -3,7 +3,6 @@ package report
 import (
 	"fmt"
 	"io"
-	"math"
 
 	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/estimate"
@@ -86,7 +85,7 @@ func writeBudgetText(w io.Writer, r *estimate.Report) {
 	for _, t := range m.NonTorch {
 		fmt.Fprintf(w, "      %-28s %10.2f  %s\n", truncate(t.Name, 28), t.GiB, t.Formula)
 	}
-	row(kvRowLabel(p.KVCacheGiB), math.Abs(p.KVCacheGiB), "")
+	row(kvRow(p))
 	if p.CUDAGraphGiB > 0 {
 		fmt.Fprintf(w, "  outside the budget: CUDA graphs ≈%.2f GiB, headroom (1 − utilization) × device = %.2f GiB\n", p.CUDAGraphGiB, p.HeadroomGiB)
 	}

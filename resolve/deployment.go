@@ -218,6 +218,10 @@ type Engine struct {
 	Speculative *Speculative
 	// LoRA is the LoRA serving extra_args asks for (resolveLoRA).
 	LoRA LoRA
+	// KVCacheMemoryBytes is --kv-cache-memory-bytes in extra_args
+	// (readKVCacheMemoryBytes): the KV cache each GPU reserves, in place of
+	// what gpu_memory_utilization leaves; 0 when unset.
+	KVCacheMemoryBytes Setting[int64]
 	// Env is vllm.env as written (nil in the quick form).
 	Env map[string]string
 }

@@ -66,6 +66,7 @@ func (d *Deployment) resolveEngine(e EngineSettings) error {
 	if l := d.Layout; l.TP <= 0 || l.PP <= 0 || l.DP <= 0 {
 		return fieldErr("parallelism", "tensor, pipeline and data parallel sizes must be positive", "")
 	}
+	eng.KVCacheMemoryBytes = readKVCacheMemoryBytes(d.Release, e.ExtraArgs)
 	eng.LoRA = resolveLoRA(d.Release, d.Version.Value, e.ExtraArgs)
 	eng.LoRA.Embeddings = loraEmbeddings(d.Model, d.Release)
 	if eng.LoRA.Storage == "" {

@@ -36,6 +36,18 @@ type LoRA struct {
 	// up to v0.11.2, 0 from v0.12.0, which removed it (vLLM v0.11.2 and
 	// v0.12.0 vllm/config/lora.py).
 	ExtraVocab Setting[int]
+	// Experts is what the release's LoRA manager allocates for routed
+	// experts (catalog.LoRAExpertsNone before v0.11.1, LoRAExpertsWhole at
+	// v0.11.1-v0.11.2, LoRAExpertsSharded from v0.12.0; vllm/lora/layers/
+	// fused_moe.py read at those tags and to v0.24.0; later releases are
+	// taken as v0.24.0).
+	Experts int
+	// MLA says the release's DeepSeek MLA and MoE modules were read for
+	// their LoRA classes: v0.20.0, v0.22.0 and v0.24.0 (deepseek_v2.py,
+	// vllm/lora/layers/*.py), later releases taken as v0.24.0; before
+	// v0.20.0 (v0.18.0's MergedColumnParallelLinearWithLoRA lacks the
+	// unsharded-subclass rule fused_qkv_a_proj takes) not derived.
+	MLA bool
 	// Arg is the index in extra_args of the argument that turned LoRA on
 	// (-1: none), for diagnostics' paths.
 	Arg int
@@ -80,6 +92,8 @@ func resolveLoRA(r vllm.Release, version string, args []string) LoRA {
 	if r.Version.Less(loraExtraVocabRemoved) {
 		l.ExtraVocab = set(256, SourceRelease, "vLLM "+version+" lora_extra_vocab_size default")
 	}
+	l.Experts = loraExperts(r)
+	l.MLA = r.Version.AtLeast(loraMLASince)
 	for i, a := range args {
 		a = strings.TrimSpace(a)
 		name, val, inline := strings.Cut(a, "=")
@@ -125,6 +139,27 @@ func loraEmbeddings(m *catalog.Model, r vllm.Release) bool {
 	since, err := vllm.ParseVersion(m.LoRAEmbeddingSince())
 	return err == nil && r.Version.AtLeast(since)
 }
+
+// loraExperts is release r's rule for routed experts' LoRA slots (LoRA.Experts).
+func loraExperts(r vllm.Release) int {
+	switch {
+	case r.Version.Less(loraFusedMoESince):
+		return catalog.LoRAExpertsNone
+	case r.Version.Less(loraExtraVocabRemoved):
+		return catalog.LoRAExpertsWhole
+	}
+	return catalog.LoRAExpertsSharded
+}
+
+// loraFusedMoESince is the first release with FusedMoEWithLoRA
+// (vllm/lora/layers/fused_moe.py: absent at v0.11.0, present at v0.11.1).
+// Its fully_sharded_loras split of the experts' A rank and B hidden is
+// first at v0.12.0 (absent at v0.11.1 and v0.11.2), loraExtraVocabRemoved.
+var loraFusedMoESince, _ = vllm.ParseVersion("0.11.1")
+
+// loraMLASince is the first release whose DeepSeek MLA LoRA shapes were
+// read (LoRA.MLA).
+var loraMLASince, _ = vllm.ParseVersion("0.20.0")
 
 // loraExtraVocabRemoved is the first release without lora_extra_vocab_size.
 var loraExtraVocabRemoved, _ = vllm.ParseVersion("0.12.0")

@@ -121,3 +121,36 @@ func TestLoRAExtraVocab(t *testing.T) {
 		}
 	}
 }
+
+// TestLoRAExperts: the routed experts' LoRA rule per release, as read at
+// the tags (vllm/lora/layers/fused_moe.py absent at v0.11.0; at v0.11.1
+// and v0.11.2 without the fully_sharded split; with it at v0.12.0 and on
+// to v0.24.0, later releases taken as v0.24.0).
+func TestLoRAExperts(t *testing.T) {
+	for version, want := range map[string]int{
+		"0.10.2": catalog.LoRAExpertsNone, "0.11.0": catalog.LoRAExpertsNone,
+		"0.11.1": catalog.LoRAExpertsWhole, "0.11.2": catalog.LoRAExpertsWhole,
+		"0.12.0": catalog.LoRAExpertsSharded, "0.24.0": catalog.LoRAExpertsSharded, "0.31.0": catalog.LoRAExpertsSharded,
+	} {
+		r, _, err := vllm.ResolveString(version)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := resolveLoRA(r, version, []string{"--enable-lora"}).Experts; got != want {
+			t.Errorf("%s: experts rule %d, want %d", version, got, want)
+		}
+	}
+}
+
+// TestLoRAMLA: DeepSeek MLA LoRA shapes were read from v0.20.0 (to v0.24.0).
+func TestLoRAMLA(t *testing.T) {
+	for version, want := range map[string]bool{"0.19.1": false, "0.20.0": true, "0.24.0": true, "0.31.0": true} {
+		r, _, err := vllm.ResolveString(version)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := resolveLoRA(r, version, []string{"--enable-lora"}).MLA; got != want {
+			t.Errorf("%s: MLA %v, want %v", version, got, want)
+		}
+	}
+}

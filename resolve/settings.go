@@ -42,6 +42,10 @@ func (d *Deployment) Settings() []NamedSetting {
 		// speculation: reports of every other deployment stay as they were.
 		out = append(out, named("decode_context_parallel_size", e.DCP))
 	}
+	if e.KVCacheMemoryBytes.Value > 0 {
+		// Listed only when given, as DCP: every other report stays as it was.
+		out = append(out, named("kv_cache_memory_bytes", e.KVCacheMemoryBytes))
+	}
 	if l := e.LoRA; l.Enabled.Value {
 		// Listed only when on, as DCP: every other report stays as it was.
 		out = append(out, named("enable_lora", l.Enabled), named("max_loras", l.MaxLoras), named("max_lora_rank", l.MaxRank),

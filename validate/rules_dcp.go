@@ -37,9 +37,19 @@ func checkDCP(c *checker) {
 	if c.model == nil {
 		return
 	}
-	if packedKV(c.model) {
+	if stateHybrid(c.model) {
+		if c.relOK && !c.rel.Version.Less(hybridDCPRefusedFrom) && c.rel.Version.Less(hybridDCPRefusedUntil) {
+			c.errorf(CodeDCP, path, "leave decode_context_parallel_size out for this model on vLLM "+c.rel.String(),
+				"%s keeps per-sequence state beside its attention, so vLLM lays its KV cache out in several groups, and vLLM %s stops at start-up with DCP > 1 on such a layout, right after sizing it (\"Hybrid KV cache groups with multiple block sizes do not support context parallelism\": %s)",
+				modelLabel(c), c.rel, srcHybridDCP)
+		} else {
+			c.warnf(CodeDCPPacked, path, "check vLLM's \"GPU KV cache size\" line against check's, and that the release starts with DCP on this model",
+				"%s keeps per-sequence state beside its attention: vlaunch splits its attention pages by token (vLLM's spec rule) and keeps the state whole, but whether vLLM %s runs DCP on such a layout is not read (0.20.0-0.24.0 refuse it: %s)",
+				modelLabel(c), c.rel, srcHybridDCP)
+		}
+	} else if packedKV(c.model) {
 		c.warnf(CodeDCPPacked, path, "check vLLM's \"GPU KV cache size\" line against check's; vlaunch counts this model's KV cache as if decode_context_parallel_size were 1",
-			"%s keeps sliding-window, linear-attention or compressed caches that vLLM packs in shared pages: vlaunch sizes its KV cache without decode context parallelism (its memory model splits only plain attention pages by token)", modelLabel(c))
+			"%s keeps sliding-window or compressed caches that vLLM packs in shared pages: vlaunch sizes its KV cache without decode context parallelism (its memory model splits only plain attention pages and a state hybrid's attention pages by token)", modelLabel(c))
 	}
 	if c.model.IsMLA() {
 		checkDCPBackend(c, path)
@@ -147,6 +157,35 @@ func divisors(n int) []int {
 		}
 	}
 	return out
+}
+
+// srcHybridDCP cites vLLM's refusal of DCP on a multi-group KV cache.
+const srcHybridDCP = "vllm/v1/core/kv_cache_utils.py resolve_kv_cache_block_sizes, called by vllm/v1/engine/core.py after _initialize_kv_caches, " +
+	"raises it for more than one KV cache group when dcp or pcp > 1: read at the v0.20.0, v0.21.0, v0.22.0 and v0.24.0 tags; " +
+	"v0.19.1's core.py computes the scheduler block without the check"
+
+// hybridDCPRefusedFrom and hybridDCPRefusedUntil bound the releases read to
+// refuse DCP on a multi-group layout (srcHybridDCP): 0.20.0 to 0.24.x.
+var (
+	hybridDCPRefusedFrom, _  = vllm.ParseVersion("0.20.0")
+	hybridDCPRefusedUntil, _ = vllm.ParseVersion("0.25.0")
+)
+
+// stateHybrid reports a model with per-sequence state layers (Gated
+// DeltaNet, Mamba-2, Kimi Delta Attention) and no sliding-window or
+// compressed caches: vLLM groups its attention and state layers in shared
+// pages, and the memory model splits the attention pages by token under
+// DCP (estimate/memory KVLayout.DCP).
+func stateHybrid(m *catalog.Model) bool {
+	if m.GDN == nil && m.Mamba == nil && m.KimiLinear == nil || m.DSV4 != nil {
+		return false
+	}
+	for i := 0; i < m.NumLayers; i++ {
+		if m.IsSlidingLayer(i) {
+			return false
+		}
+	}
+	return true
 }
 
 // packedKV reports a model whose KV cache vLLM lays out in packed pages

@@ -24,7 +24,7 @@ func checkLoRA(c *checker) {
 	if !c.relOK || c.model == nil {
 		return
 	}
-	l, tp, pp := loraOf(c)
+	l, tp, pp, dp, ep := loraOf(c)
 	if !l.Enabled.Value {
 		return
 	}
@@ -38,7 +38,8 @@ func checkLoRA(c *checker) {
 	// get_pp_indices gives the remainder to the last stages but one,
 	// a layer at most), a fair figure for the message.
 	per, ok := c.model.LoRASlotParams(catalog.LoRASlot{TP: tp, Layers: (c.model.NumLayers + pp - 1) / pp,
-		First: true, Last: pp == 1, Embeddings: l.Embeddings, ExtraVocab: l.ExtraVocab.Value, Rank: l.MaxRank.Value, FullySharded: l.FullySharded.Value})
+		First: true, Last: pp == 1, Embeddings: l.Embeddings, ExtraVocab: l.ExtraVocab.Value, Rank: l.MaxRank.Value, FullySharded: l.FullySharded.Value,
+		Experts: l.Experts, MoERanks: tp * dp, EP: ep, MLA: l.MLA})
 	if !ok {
 		c.add(diag.Warning, CodeLoRA, path, "expect the KV cache to be smaller by the slots' memory and the steps slower than check says; serve without LoRA (or merge the adapter) for the figures to hold",
 			"%s is not in the estimate: vLLM pre-allocates every slot on each LoRA-capable layer at load (%s), which vLLM counts with the weights, "+
@@ -56,9 +57,10 @@ func checkLoRA(c *checker) {
 // loraOf is the deployment's LoRA settings (resolve.Engine.LoRA) and
 // layout; a spec that did not assemble (c.dep nil: an error elsewhere) is
 // read by the same resolve.ReadLoRA, at the spec's own layout.
-func loraOf(c *checker) (l resolve.LoRA, tp, pp int) {
+func loraOf(c *checker) (l resolve.LoRA, tp, pp, dp int, ep bool) {
 	if c.dep != nil {
-		return c.dep.Engine.LoRA, max(c.dep.Layout.TP, 1), max(c.dep.Layout.PP, 1)
+		return c.dep.Engine.LoRA, max(c.dep.Layout.TP, 1), max(c.dep.Layout.PP, 1), max(c.dep.Layout.DP, 1), c.dep.Layout.EP
 	}
-	return resolve.ReadLoRA(c.model, c.rel, c.ver.Value, c.d.VLLM.ExtraArgs), max(c.d.Parallelism.Tensor, 1), max(c.d.Parallelism.Pipeline, 1)
+	return resolve.ReadLoRA(c.model, c.rel, c.ver.Value, c.d.VLLM.ExtraArgs), max(c.d.Parallelism.Tensor, 1), max(c.d.Parallelism.Pipeline, 1),
+		max(c.d.Parallelism.Data, 1), c.d.Parallelism.Expert
 }

@@ -51,7 +51,17 @@ func TestCheckLoRA(t *testing.T) {
 			[]string{"100.83 M elements a slot on a GPU of the first stage at TP 2"}, nil},
 		{"spec that does not assemble", "llama-3.1-8b", "1", lora, "2",
 			[]string{"adapter slots are in the estimate", "184.71 M elements a slot"}, nil},
-		{"moe", "qwen3-30b-a3b", "1", lora, "", []string{"is not in the estimate", "does not derive the slots' size"}, []string{"lora_slots"}},
+		// Qwen3-30B-A3B's experts take slots too (catalog
+		// TestLoRASlotParamsMoE: 850,440,192 elements at rank 16, × 4 at
+		// rank 64: 6,804 MB a slot, 25.35 GiB for 4).
+		{"moe", "qwen3-30b-a3b", "1", lora, "",
+			[]string{"adapter slots are in the estimate", "3401.76 M elements a slot", "6804 MB a slot, 25.35 GiB for 4 slots"}, []string{"is not in the estimate"}},
+		// DeepSeek-V2-Lite's MLA, shared experts and dense first layer
+		// (catalog TestLoRASlotParamsMLA: 18,169,728 elements a rank-1
+		// unit at TP 1, × 64).
+		{"mla", "deepseek-v2-lite", "1", lora, "",
+			[]string{"adapter slots are in the estimate", "1162.86 M elements a slot", "2326 MB a slot, 8.66 GiB for 4 slots"}, []string{"is not in the estimate"}},
+		{"gated deltanet", "qwen3-next-80b-a3b", "1", lora, "", []string{"is not in the estimate", "does not derive the slots' size"}, []string{"lora_slots"}},
 		{"off again", "llama-3.1-8b", "1", `["--enable-lora", "--no-enable-lora"]`, "", nil, nil},
 	} {
 		gpus := c.gpus

@@ -65,6 +65,7 @@ var issue23Copies = []struct{ script, section, fixture string }{
 	{"check_ct_fp8.txtar", "ct.json", "catalog/testdata/hf/llama-3.1-8b-instruct-fp8-ct.reconstructed.json"},
 	{"validate_issue23_refused.txtar", "s37.json", "catalog/testdata/hf/step-3.7-flash.aiconfigurator.json"},
 	{"check_step3p7.txtar", "s37.json", "catalog/testdata/hf/step-3.7-flash.reconstructed.json"},
+	{"check_nemotron_nas.txtar", "n49.json", "catalog/testdata/hf/llama-3.3-nemotron-super-49b-v1.verbatim.json"},
 }
 
 // TestIssue23FixturesVerbatim: every published config a #23 script

@@ -110,11 +110,11 @@ var specEntries = []Entry{
 	{SpecNVLinkSplit, "nvlink-domain-split", diag.Warning, "A replica's nodes straddle two NVLink domains"},
 	{SpecNVLinkCuMem, "nvlink-domain-release", diag.Warning, "A vLLM release that turns NCCL's multi-node NVLink off"},
 	{SpecDCP, "decode-context-parallel", diag.Error, "Decode context parallelism the release, the tensor size, the model's attention or the attention backend cannot run"},
-	{SpecDCPPacked, "decode-context-parallel-packed", diag.Warning, "Decode context parallelism on a model whose KV cache vlaunch sizes without it"},
+	{SpecDCPPacked, "decode-context-parallel-packed", diag.Warning, "Decode context parallelism on a model whose packed KV cache vlaunch sizes without it, or a state hybrid whose release is not read"},
 	{SpecRouter, "router", diag.Error, "A router (top-level router:) vlaunch cannot put in front of this deployment"},
 	{SpecRuntimeUnused, "runtime-key-unused", diag.Warning, "A runtime key the runtime kind has no use for (runtime.image on bare metal)"},
 	{SpecNVLinkDomainUnset, "nvlink-domain-unset", diag.Info, "Several trays of an NVL72 GPU with no nvlink_domain: traffic between them costed over the NICs"},
 	{SpecPrefixHitUnmodelled, "prefix-hit-rate-unmodelled", diag.Warning, "A prefix-cache hit rate that has no effect: prefix caching is off, so every prompt token is priced as computed"},
 	{SpecBlockSizeOverridden, "block-size-overridden", diag.Info, "A block_size that vLLM replaces at start-up (MLA), runs on another attention backend (MLA), or whose handling in this release was not read (MLA, DeepSeek-V4)"},
-	{SpecLoRAUnmodelled, "lora-unmodelled", diag.Warning, "LoRA in vllm.extra_args: its kernels' step cost (and, for MoE, MLA or linear-attention models, its adapter slots' memory) is not in the estimate"},
+	{SpecLoRAUnmodelled, "lora-unmodelled", diag.Warning, "LoRA in vllm.extra_args: its kernels' step cost (and, for shapes whose slots are not derived, its adapter slots' memory) is not in the estimate"},
 }

@@ -60,6 +60,10 @@ type Input struct {
 	Workload    spec.Workload
 	SLO         spec.SLO
 	VLLMVersion string
+	// KVCacheMemoryBytes is --kv-cache-memory-bytes (0: unset): the KV
+	// cache each GPU reserves, which vLLM takes without profiling
+	// (resolve.Engine.KVCacheMemoryBytes).
+	KVCacheMemoryBytes int64
 	// Env is the spec's vllm.env (read for VLLM_DEEPEP_BUFFER_SIZE_MB,
 	// VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS, ...).
 	Env map[string]string
@@ -85,7 +89,7 @@ func FromResolved(d *resolve.Deployment) Input {
 		MaxNumBatchedTokens: e.MaxNumBatchedTokens.Value, BlockSize: e.BlockSize.Value,
 		All2AllBackend: e.All2All.Value, All2AllExplicit: e.All2AllExplicit(), EnforceEager: e.EnforceEager,
 		CUDAGraphs: e.CUDAGraphs.Value, EnableDBO: e.EnableDBO, EnableEPLB: e.EnableEPLB, NumRedundantExperts: e.NumRedundantExperts,
-		DCP: e.DCP.Value, Network: d.Network, Workload: d.Workload, SLO: d.SLO, VLLMVersion: d.Version.Value, Env: e.Env,
+		DCP: e.DCP.Value, Network: d.Network, Workload: d.Workload, SLO: d.SLO, VLLMVersion: d.Version.Value, Env: e.Env, KVCacheMemoryBytes: e.KVCacheMemoryBytes.Value,
 		Settings: d.Settings(), Calibration: d.Calibration, Speculative: e.Speculative, resolved: d}
 }
 

@@ -63,7 +63,9 @@ type KVLayout struct {
 	// interleaving), so a sequence of n tokens holds ceil(n / DCP) of them
 	// here (vllm.DCPLogSource: max_memory_usage_bytes counts
 	// cdiv(max_model_len, dcp) per rank). Applied to the unpacked layouts'
-	// attention (Cost); packed layouts (hybrids, DeepSeek-V4) ignore it.
+	// attention (Cost) and to the whole-sequence attention pages of a
+	// state hybrid (uniformPage.cost); sliding-window pages (vLLM asserts
+	// "DCP not support sliding window") and DeepSeek-V4's ignore it.
 	DCP int `json:"dcp,omitempty"`
 	// modelLayers, set on a pipeline stage of a hybrid, are the whole
 	// model's layers of each of Caches' kinds, which vLLM groups

@@ -116,7 +116,18 @@ func (p uniformPage) cost(c *SeqCost, kv KVLayout, statePages int) {
 			c.Fixed += bytes
 			c.Terms = append(c.Terms, KVTerm{Bytes: bytes, Block: max(k.blockTokens, 1), Cap: kv.windowCap(c, k.window, bytes, k.blockTokens)})
 		default:
-			c.Terms = append(c.Terms, KVTerm{Bytes: bytes, Block: max(k.blockTokens, 1)})
+			// With decode context parallelism a rank keeps every DCP-th
+			// token, so a page holds block × DCP tokens of the sequence:
+			// AttentionSpec.max_memory_usage_bytes counts
+			// cdiv(cdiv(max_model_len, dcp), block) pages (vllm/v1/
+			// kv_cache_interface.py at v0.24.0), the rule the unpacked
+			// layouts follow (KVLayout.Cost). A state page is per sequence
+			// and does not shrink. vLLM 0.20.0-0.24.0 stop such a start-up
+			// after sizing it (resolve_kv_cache_block_sizes: "Hybrid KV
+			// cache groups ... do not support context parallelism"); a
+			// fork's Kimi-K3 TP 16 + DCP 8 log prints these figures
+			// (TestKimiK3DCPForkLogKVFromGivenMemory).
+			c.Terms = append(c.Terms, KVTerm{Bytes: bytes, Block: max(k.blockTokens, 1) * max(kv.DCP, 1)})
 		}
 	}
 }

@@ -29,7 +29,8 @@ func loraTerm(in *input.Input, s Stage) (WeightTerm, bool) {
 	}
 	l := d.Engine.LoRA
 	per, ok := in.Model.LoRASlotParams(catalog.LoRASlot{TP: in.Layout.TP, Layers: s.Layers(), First: s.Index == 0,
-		Last: s.Index == in.Layout.PP-1, Embeddings: l.Embeddings, ExtraVocab: l.ExtraVocab.Value, Rank: l.MaxRank.Value, FullySharded: l.FullySharded.Value})
+		Last: s.Index == in.Layout.PP-1, Embeddings: l.Embeddings, ExtraVocab: l.ExtraVocab.Value, Rank: l.MaxRank.Value, FullySharded: l.FullySharded.Value,
+		Experts: l.Experts, MoERanks: in.Layout.EPSize(), EP: in.Layout.EP, MLA: l.MLA})
 	if !ok || per <= 0 {
 		return WeightTerm{}, false
 	}

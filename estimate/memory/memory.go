@@ -34,6 +34,12 @@ type StageMemory struct {
 	AvailableKVGiB float64      `json:"available_kv_gib"`
 	NumBlocks      int64        `json:"num_blocks"`
 	KVTokens       int64        `json:"kv_tokens"`
+	// KVGiven says AvailableKVGiB is --kv-cache-memory-bytes, not what
+	// gpu_memory_utilization leaves; LeftByUtilizationGiB is then what it
+	// would have left (the room the given pool must fit in to avoid an
+	// out-of-memory error at start-up or later).
+	KVGiven              bool    `json:"kv_given,omitempty"`
+	LeftByUtilizationGiB float64 `json:"left_by_utilization_gib,omitempty"`
 }
 
 // PerGPU is the per-GPU memory table of the binding GPU (the one with the
@@ -55,6 +61,11 @@ type PerGPU struct {
 	// KVCacheLowGiB is the low end of KVCacheGiB's band when known gaps
 	// apply (Report.Gaps); 0 otherwise.
 	KVCacheLowGiB float64 `json:"kv_cache_low_gib,omitempty"`
+	// KVGiven says KVCacheGiB is --kv-cache-memory-bytes, reserved as given
+	// (vLLM ignores gpu_memory_utilization then); LeftByUtilizationGiB is
+	// what usable − weights − activation − other would have left.
+	KVGiven              bool    `json:"kv_given,omitempty"`
+	LeftByUtilizationGiB float64 `json:"left_by_utilization_gib,omitempty"`
 }
 
 // Report is everything the memory half of `vlaunch check` computes.
@@ -133,9 +144,12 @@ func Estimate(in *input.Input) Report {
 	if d := int64(in.DCPSize()); d > 1 && b.KV.Packing == "" {
 		// "Multiplying the GPU KV cache size by the dcp_world_size"
 		// (vllm.DCPLogSource): the log prints the rank's tokens × DCP, the
-		// tokens its DCP group holds together. Packed layouts (hybrids,
-		// DeepSeek-V4) are sized without DCP (KVLayout.DCP), and their
-		// line is left as it is (validate's SPEC136 says so).
+		// tokens its DCP group holds together. A packed layout's line
+		// (ReportedTokens) is left as it is: from 0.21.0 it is
+		// max_concurrency × max_model_len, whose pages per request count
+		// DCP already for a state hybrid's attention (KVLayout.DCP);
+		// sliding-window and DeepSeek-V4 pages are sized without DCP
+		// (validate's SPEC136 says so).
 		if r.KVTokensLogged == 0 {
 			r.KVTokensLogged = r.KVTokensPerRank
 		}
@@ -148,7 +162,12 @@ func Estimate(in *input.Input) Report {
 	if p := ppKVCheck(in.Release(), r.Stages, in.MaxModelLen, in.BlockSize); p != nil && p.Refuses && UsePPKVCheck {
 		r.PPKVCheck = p
 	}
-	if r.Gaps = knownGaps(in); len(r.Gaps) > 0 {
+	if r.Gaps = knownGaps(in); len(r.Gaps) > 0 && b.KVGiven {
+		// A given pool does not shrink with memory vLLM uses beyond the
+		// model (it is reserved as asked): no low end.
+		r.PerGPU.KVCacheLowGiB = r.PerGPU.KVCacheGiB
+		r.Capacity.MaxSeqsPerRankLow, r.Capacity.FitsLow = r.Capacity.MaxSeqsPerRank, r.Capacity.Fits
+	} else if len(r.Gaps) > 0 {
 		low, seqs := lowEnd(in, b, gapGiB(r.Gaps))
 		r.PerGPU.KVCacheLowGiB = low
 		r.Capacity.MaxSeqsPerRankLow = seqs
@@ -214,6 +233,15 @@ func stageMemory(in *input.Input, s Stage) StageMemory {
 	}
 	usable := deviceGiB(in.GPU) * in.GPUMemoryUtilization
 	sm.AvailableKVGiB = usable - sm.WeightsGiB - sm.Activation.PeakGiB - sm.NonTorchGiB
+	if in.KVCacheMemoryBytes > 0 {
+		// --kv-cache-memory-bytes: vLLM's worker returns it as the KV
+		// memory after a profile run that only compiles, whatever
+		// gpu_memory_utilization would leave (vllm/v1/worker/gpu_worker.py
+		// determine_available_memory at v0.11.0 and v0.24.0).
+		sm.LeftByUtilizationGiB = sm.AvailableKVGiB
+		sm.AvailableKVGiB = float64(in.KVCacheMemoryBytes) / GiB
+		sm.KVGiven = true
+	}
 	if sm.AvailableKVGiB > 0 && sm.KV.BytesPerToken > 0 {
 		blockBytes := float64(sm.KV.BytesPerToken) * float64(in.BlockSize)
 		sm.NumBlocks = int64(math.Floor(sm.AvailableKVGiB * GiB / blockBytes))
@@ -234,7 +262,8 @@ func graphsBudgeted(in *input.Input) bool {
 func perGPU(in *input.Input, b StageMemory) PerGPU {
 	dev := deviceGiB(in.GPU)
 	p := PerGPU{DeviceGiB: dev, Utilization: in.GPUMemoryUtilization, UsableGiB: dev * in.GPUMemoryUtilization,
-		WeightsGiB: b.WeightsGiB, ActivationGiB: b.Activation.PeakGiB, OtherGiB: b.NonTorchGiB, KVCacheGiB: b.AvailableKVGiB}
+		WeightsGiB: b.WeightsGiB, ActivationGiB: b.Activation.PeakGiB, OtherGiB: b.NonTorchGiB, KVCacheGiB: b.AvailableKVGiB,
+		KVGiven: b.KVGiven, LeftByUtilizationGiB: b.LeftByUtilizationGiB}
 	p.HeadroomGiB = dev - p.UsableGiB
 	if in.CUDAGraphs && !graphsBudgeted(in) {
 		p.CUDAGraphGiB = CUDAGraphGiB

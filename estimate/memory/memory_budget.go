@@ -146,7 +146,7 @@ func PeakActivation(in *input.Input, s Stage) Activation {
 	case marlinOK && UseMarlinMoELayer:
 		a.MarlinLayerGiB = marlin.GiB
 		a.Terms = append(a.Terms, marlin)
-	case m.IsMoE() && !in.Release().EngineEra().V0Default():
+	case m.IsMoE() && !v0Engine(in):
 		mt, why := moeTokens(in)
 		n := moeWidthPerGPU(in)
 		k := float64(m.ExpertsPerToken)

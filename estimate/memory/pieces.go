@@ -57,7 +57,7 @@ var UseCompiledPieceInputs = true
 // (Qwen3-Next's Gated DeltaNet), and the o_proj result an input mutation
 // (output[:] = …) may keep until the piece's end.
 func pieceInputs(in *input.Input) (float64, string) {
-	if !UseCompiledPieceInputs || in.EnforceEager || in.Release().EngineEra().V0Default() {
+	if !UseCompiledPieceInputs || in.EnforceEager || v0Engine(in) {
 		return 0, ""
 	}
 	m, tp := in.Model, in.Layout.TP
@@ -74,4 +74,15 @@ func pieceInputs(in *input.Input) (float64, string) {
 			m.HiddenSize, m.HiddenSize, kda/2, attn)
 	}
 	return h + attn, fmt.Sprintf("old residual %d + attention output %.0f", m.HiddenSize, attn)
+}
+
+// v0Engine says the deployment runs vLLM's V0 engine: the release's
+// default, unless vllm.env sets VLLM_USE_V1 where the release reads it
+// (vllm.Release.EngineEraWithEnv: VLLM_USE_V1=1 on 0.7.x runs V1, whose
+// profile run compiles the model piecewise and sizes the fused-MoE caches
+// for its batch as 0.8's V1 does; qa44c F6, the same switch resolve reads
+// for the scheduler defaults). No public V1 start-up log at 0.7 was found
+// to hold these terms to.
+func v0Engine(in *input.Input) bool {
+	return in.Release().EngineEraWithEnv(in.Env).V0Default()
 }
