@@ -28,6 +28,11 @@ func Findings(in *input.Input, m *Report) diag.Diagnostics {
 		ds = append(ds, diag.Diagnostic{Code: code, Severity: sev, Path: path, Message: msg, Hint: hint})
 	}
 	switch {
+	case p.KVGiven && p.KVCacheGiB > givenRoomGiB(p):
+		add(CodeNoKVMemory, diag.Error, "vllm.extra_args",
+			fmt.Sprintf("The KV cache given (--kv-cache-memory-bytes, %.2f GiB per GPU) does not fit: %.2f GiB device − %.2f weights − %.2f activation − %.2f other − %.2f CUDA graphs leaves %.2f GiB (vLLM reserves the given size without checking it and fails with CUDA out of memory at start-up)",
+				p.KVCacheGiB, p.DeviceGiB, p.WeightsGiB, p.ActivationGiB, p.OtherGiB, p.CUDAGraphGiB, givenRoomGiB(p)),
+			fmt.Sprintf("give at most %.2f GiB (--kv-cache-memory-bytes %d), or drop the flag and let gpu_memory_utilization size it", max(0, givenRoomGiB(p)), int64(max(0, givenRoomGiB(p))*GiB)))
 	case p.KVCacheGiB <= 0 || m.NumBlocks == 0:
 		add(CodeNoKVMemory, diag.Error, "model.weights",
 			fmt.Sprintf("No available memory for the cache blocks: %.2f GiB usable − %.2f weights − %.2f activation − %.2f other leaves none, short by %.2f GiB per GPU (vLLM fails at start-up)",
@@ -175,4 +180,15 @@ func joinOr(s []string) string {
 		out += ", " + x
 	}
 	return out + " or " + s[len(s)-1]
+}
+
+// givenRoomGiB is what a GPU has left for a KV cache given with
+// --kv-cache-memory-bytes: the whole device less the weights, the forward
+// pass's peak, the memory outside PyTorch and the CUDA graphs. vLLM skips
+// the utilization budget for a given size (gpu_worker.py
+// determine_available_memory at v0.11.0 and v0.24.0 returns it as is), so
+// the device, not gpu_memory_utilization, is the bound; the forward pass
+// and the graph capture of start-up still need their memory beside it.
+func givenRoomGiB(p PerGPU) float64 {
+	return p.DeviceGiB - p.WeightsGiB - p.ActivationGiB - p.OtherGiB - p.CUDAGraphGiB
 }
