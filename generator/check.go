@@ -54,16 +54,13 @@ func checkSecrets(d *spec.Deployment, withDoc bool) diag.Diagnostics {
 				"remove it from the spec and export it where the scripts start (they pass HF_TOKEN and VLLM_API_KEY through; on Kubernetes they come from Secrets)"))
 		}
 	}
-	for i, a := range d.VLLM.ExtraArgs {
-		if env, ok := vllm.SecretFlag(a); ok {
-			name, _, _ := strings.Cut(a, "=")
-			ds = append(ds, gdiag(d, CodeSecret, diag.Error, fmt.Sprintf("vllm.extra_args[%d]", i), fmt.Sprintf("%s takes a secret; vlaunch never writes secrets into launch files", name),
-				fmt.Sprintf("remove it and its value, and export %s where the scripts start (vLLM reads it; the scripts pass it through)", env)))
-		}
+	for _, a := range vllm.SecretArgs(d.VLLM.ExtraArgs) {
+		ds = append(ds, gdiag(d, CodeSecret, diag.Error, fmt.Sprintf("vllm.extra_args[%d]", a.Value), fmt.Sprintf("%s is given a secret; vlaunch never writes secrets into launch files", a.Name),
+			fmt.Sprintf("remove the option and its value, and export %s where the scripts start (the scripts pass it through to vLLM; on Kubernetes it comes from a Secret)", a.Env)))
 	}
 	for _, v := range specValues(d, withDoc) {
 		kinds := vllm.SecretKinds(v.text)
-		if kinds == "" || reportedByName(v.path, v.text) {
+		if kinds == "" || reportedByName(v.path, func(seq []string) []string { return listAt(d, seq) }) {
 			continue
 		}
 		ds = append(ds, gdiag(d, CodeSecret, diag.Error, spec.PathString(v.path),
@@ -74,15 +71,35 @@ func checkSecrets(d *spec.Deployment, withDoc bool) diag.Diagnostics {
 }
 
 // reportedByName: a value checkSecrets reports by its variable's name
-// (vllm.env, a pool's too) or its option (--api-key=VALUE) is not
-// reported again.
-func reportedByName(path []string, text string) bool {
+// (vllm.env, a pool's too) or its option (--hf-token VALUE, --api-key=VALUE)
+// is not reported again. args are the words of the extra_args list the
+// value is in.
+func reportedByName(path []string, args func([]string) []string) bool {
 	n := len(path)
 	if n < 2 {
 		return false
 	}
-	_, flag := vllm.SecretFlag(text)
-	return (path[n-2] == "env" && vllm.SecretEnv(path[n-1])) || (path[n-2] == "extra_args" && flag)
+	if path[n-2] == "env" {
+		return vllm.SecretEnv(path[n-1])
+	}
+	i, err := strconv.Atoi(path[n-1])
+	return path[n-2] == "extra_args" && err == nil && vllm.SecretArgWord(args(path[:n-1]), i)
+}
+
+// listAt returns the words of the sequence at path: the document's when
+// it holds one there, else vllm.extra_args of the struct (the fields
+// specValues adds).
+func listAt(d *spec.Deployment, path []string) []string {
+	if d.Root != nil {
+		if seq, ok := spec.NodeAt(d.Root, path, false); ok && seq.Kind == yaml.SequenceNode {
+			words := make([]string, len(seq.Content))
+			for i, w := range seq.Content {
+				words[i] = w.Value
+			}
+			return words
+		}
+	}
+	return d.VLLM.ExtraArgs
 }
 
 // specValue is one value of the spec and its path.

@@ -106,3 +106,40 @@ func TestGenerateKeepsLookalikes(t *testing.T) {
 		}
 	}
 }
+
+// TestGenerateRefusesSecretOptions: a credential given to a secret option
+// in extra_args (qa45b F1: `--hf-token hf_…` was written into node0.sh)
+// is refused by the generator itself, for library callers that skip
+// validate: top level and a P/D pool's, the value apart or joined, a value
+// of no recognisable token format, on every runtime; no bundle, and no
+// message echoes it. A bare --hf-token (the stored login) is written.
+func TestGenerateRefusesSecretOptions(t *testing.T) {
+	const tok = "hf_abcdefSECRETtoken123" // too short for FindSecrets' Hugging Face pattern
+	for _, args := range [][]string{
+		{"--hf-token", tok}, {"--hf-token=" + tok}, {"--hf_token", tok},
+		{"--seed", "1", "--api-key", "key-" + tok}, {"--api-key=key-" + tok},
+	} {
+		for _, rt := range Runtimes {
+			d := loadSpec(t, "reference")
+			d.VLLM.ExtraArgs = args
+			refused(t, strings.Join(args, " ")+" "+rt, tok, Options{Runtime: rt}, d)
+
+			pd := loadSpec(t, "pd")
+			pd.Disaggregation.Decode.VLLM.ExtraArgs = args
+			refused(t, "decode pool: "+strings.Join(args, " ")+" "+rt, tok, Options{Runtime: rt}, pd)
+		}
+	}
+	d := loadSpec(t, "reference")
+	d.VLLM.ExtraArgs = []string{"--hf-token", "--seed", "1"}
+	b, ds := gen(t, d, Options{Runtime: "docker"})
+	if b == nil || hasCode(ds, CodeSecret) {
+		t.Fatalf("bare --hf-token refused: %v", ds)
+	}
+	found := false
+	for _, f := range b.Files {
+		found = found || strings.Contains(string(f.Data), "--hf-token")
+	}
+	if !found {
+		t.Error("bare --hf-token is not in the bundle")
+	}
+}

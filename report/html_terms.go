@@ -55,7 +55,7 @@ func stepTermTables(r *estimate.Report) []termsTable {
 		step.Rows = append(step.Rows, []string{"network: decode context parallel gathers (in the exposed time)", ms(st.DCPS), st.Bindings.Network.String()})
 	}
 	f := p.Decode.Floors
-	step.Rows = append(step.Rows, []string{fmt.Sprintf("floor: weight read (%.1f GB per GPU)", f.WeightBytesPerGPU/1e9), ms(f.WeightReadS), ""},
+	step.Rows = append(step.Rows, []string{fmt.Sprintf("floor: weight read (%.1f GB read per GPU)", f.WeightBytesPerGPU/1e9), ms(f.WeightReadS), ""},
 		[]string{"floor: compute", ms(f.ComputeS), ""}, []string{"floor: network", ms(f.NetworkS), ""})
 	out := []termsTable{step}
 	if len(p.Prefill) > 0 {

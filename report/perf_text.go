@@ -57,7 +57,7 @@ func writeDecodeText(w io.Writer, p *slo.Performance, pp int) {
 	fmt.Fprintf(w, "  decode at %d sessions (%d per rank, mean context %.0f): step %.1f ms → %.0f output tokens/s  [%s]\n",
 		d.Concurrency, d.Point.SeqsPerRank, p.FLOPs.MeanContext, d.Step.TotalS*1e3, d.Point.OutputTokPerS, d.Point.Binding)
 	fmt.Fprintf(w, "    %s\n", stepTerms(d.Step, pp))
-	fmt.Fprintf(w, "    floors: weight read %.1f ms (%.1f GB per GPU) · compute %.1f ms · network %.1f ms\n",
+	fmt.Fprintf(w, "    floors: weight read %.1f ms (%.1f GB read per GPU) · compute %.1f ms · network %.1f ms\n",
 		d.Floors.WeightReadS*1e3, d.Floors.WeightBytesPerGPU/1e9, d.Floors.ComputeS*1e3, d.Floors.NetworkS*1e3)
 	fmt.Fprintf(w, "  decode curve (sessions: TPOT, output tokens/s, binding); %s; "+
 		"saturates near %d sessions (%.0f output tokens/s)\n", d.KVFitsText(), d.Saturation.Concurrency, d.Saturation.OutputTokPerS)

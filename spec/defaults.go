@@ -61,6 +61,9 @@ func ApplyDefaults(d *Deployment) {
 	setStr(&d.SLO.ThroughputCounts, Defaults.ThroughputCounts)
 	setStr(&d.VLLM.KVCacheDType, Defaults.KVCacheDType)
 	setStr(&d.VLLM.All2AllBackend, Defaults.All2AllBackend)
+	if d.Disaggregation != nil && !d.Disaggregation.Router.LLMD() {
+		setInt(&d.VLLM.Port, DefaultPDEnginePort)
+	}
 	setInt(&d.VLLM.Port, Defaults.Port)
 	setInt(&d.VLLM.RPCPort, Defaults.RPCPort)
 	setStr(&d.Runtime.Kind, Defaults.RuntimeKind)

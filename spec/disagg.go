@@ -228,8 +228,21 @@ const RouterKindVLLM = "vllm-router"
 
 // DefaultRouterPort is the port the router listens on when the spec gives
 // none: the vLLM API's default port, since clients talk to the router.
-// The pools' vllm.port must then differ on the router's node (validate).
+// The pools' vllm.port must then differ on the router's node (validate):
+// it defaults to DefaultPDEnginePort there.
 const DefaultRouterPort = 8000
+
+// DefaultPDEnginePort is the engines' vllm.port in a P/D spec with
+// vllm-router when the spec gives none: the router keeps 8000, the port
+// clients know, on the first prefill node, so the engines there must take
+// another (qa45b F5: both defaulted to 8000 and the spec was refused,
+// SPEC129). 8100 is the prefill port of vLLM's own P/D proxy example
+// (tests/v1/kv_connector/nixl_integration/toy_proxy_server.py at v0.24.0:
+// --port 8000, --prefiller-port 8100, --decoder-port 8200), and the port
+// SPEC129's hint already proposed. llm-d keeps 8000: its clients reach
+// the Gateway, and the decode engines move behind the sidecar
+// (DefaultLLMDDecodePort).
+const DefaultPDEnginePort = 8100
 
 // applyPoolDefaults fills each pool's instances and layout (TP and PP 1,
 // DP what the pool's GPUs allow per instance, a node both pools name

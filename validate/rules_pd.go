@@ -280,7 +280,7 @@ func assemblePD(c *checker) {
 	for _, q := range dep.PD.PortProblems(c.d.Runtime.Kind) {
 		path, hint := p("vllm", "port"), "move vllm.port or vllm.rpc_port off the other use"
 		if strings.Contains(q.What+q.Other, "router") {
-			path, hint = p("disaggregation", "router", "port"), "give the router a port no engine on its node uses (e.g. keep 8000 for the router and set vllm.port: 8100)"
+			path, hint = routerClashPath(c)
 		}
 		if both := q.What + q.Other; strings.Contains(both, "Prometheus metrics") {
 			// vllm-router's --prometheus-port (vllm.RouterMetricsPort), which
@@ -312,6 +312,18 @@ func assemblePD(c *checker) {
 	if !c.ds.HasErrors() {
 		c.dep = dep
 	}
+}
+
+// routerClashPath is where a clash of the router's port with an engine's
+// is reported, and its hint: at the key the user wrote (router.port, else
+// vllm.port), at the router's when neither is written (defaults that
+// clash would be vlaunch's to fix: spec.DefaultPDEnginePort).
+func routerClashPath(c *checker) ([]string, string) {
+	if rp := p("disaggregation", "router", "port"); !c.written(rp) && c.written(p("vllm", "port")) {
+		return p("vllm", "port"), fmt.Sprintf("remove vllm.port (the engines of a P/D spec default to %d) or give them a port the router (%d) does not use",
+			spec.DefaultPDEnginePort, c.d.Disaggregation.Router.Port)
+	}
+	return p("disaggregation", "router", "port"), fmt.Sprintf("give the router a port no engine on its node uses (the engines' vllm.port is %d)", c.d.VLLM.Port)
 }
 
 // warnSharedIdle warns about GPUs of a node both pools name that neither

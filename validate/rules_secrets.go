@@ -34,16 +34,13 @@ func checkSecrets(c *checker) {
 				"vllm.env sets %s, a credential; it would be written into every launch script", k)
 		}
 	}
-	for i, a := range c.d.VLLM.ExtraArgs {
-		if env, ok := vllm.SecretFlag(a); ok {
-			name, _, _ := strings.Cut(a, "=")
-			c.errorf(CodeSecret, p("vllm", "extra_args", i), "remove it and its value, and export "+env+" where the scripts start (vLLM reads it from there)",
-				"%s takes a credential; it would be written into every launch script", name)
-		}
+	for _, a := range vllm.SecretArgs(c.d.VLLM.ExtraArgs) {
+		c.errorf(CodeSecret, p("vllm", "extra_args", a.Value), secretArgHint(a.Env),
+			"%s is given a credential in vllm.extra_args; it would be written into every launch script", a.Name)
 	}
 	if c.roleName == "" && c.d.Root != nil {
 		walkScalars(c.d.Root, nil, func(path []string, key bool, v string) {
-			if nameReported(path, key, v) {
+			if nameReported(c.d.Root, path, key) {
 				return
 			}
 			kinds := vllm.SecretKinds(v)
@@ -63,14 +60,37 @@ func checkSecrets(c *checker) {
 
 // nameReported: a vllm.env value (top level or a pool's) whose variable
 // name is a credential's is reported once, at the name, and an extra_args
-// word "--api-key=VALUE" once, as the option.
-func nameReported(path []string, key bool, v string) bool {
+// option given a credential ("--hf-token VALUE", "--api-key=VALUE") once,
+// at the value, as the option's.
+func nameReported(root *yaml.Node, path []string, key bool) bool {
 	n := len(path)
 	if key || n < 2 {
 		return false
 	}
-	_, flag := vllm.SecretFlag(v)
-	return (path[n-2] == "env" && vllm.SecretEnv(path[n-1])) || (path[n-2] == "extra_args" && flag)
+	if path[n-2] == "env" {
+		return vllm.SecretEnv(path[n-1])
+	}
+	i, err := strconv.Atoi(path[n-1])
+	if path[n-2] != "extra_args" || err != nil {
+		return false
+	}
+	seq, ok := spec.NodeAt(root, path[:n-1], false)
+	if !ok || seq.Kind != yaml.SequenceNode {
+		return false
+	}
+	words := make([]string, len(seq.Content))
+	for j, w := range seq.Content {
+		words[j] = w.Value
+	}
+	return vllm.SecretArgWord(words, i)
+}
+
+// secretArgHint says where the credential of an option goes instead: the
+// variable vLLM (or, for HF_TOKEN, huggingface_hub) reads, which every
+// bundle passes through from the environment it starts in.
+func secretArgHint(env string) string {
+	return "remove the option and its value, and export " + env + " where the scripts start: the bundles pass it through to vLLM " +
+		"(bare metal and Docker: from the shell's environment; Kubernetes: from a Secret the manifest's header names)"
 }
 
 // secretValueHint says where each kind of credential goes instead.

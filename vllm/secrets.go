@@ -13,11 +13,29 @@ import (
 var secretNameRE = regexp.MustCompile(`(?i)(^|_)(TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIALS?)($|_)`)
 
 // secretFlags maps the `vllm serve` options whose value is a credential to
-// the variable vLLM reads the same credential from, so a launch file never
-// needs the value: --api-key and VLLM_API_KEY (vllm/entrypoints/openai/
-// api_server.py uses `args.api_key or envs.VLLM_API_KEY`; both since 0.9.0,
-// see the flag and env tables).
-var secretFlags = map[string]string{"api-key": "VLLM_API_KEY"}
+// the variable the same credential is read from instead, so a launch file
+// never needs the value. It is the one list validate, generate and lint
+// read (SecretFlag, SecretArgs):
+//   - --api-key: the key clients must present. api_server.py uses
+//     `args.api_key or envs.VLLM_API_KEY`; both since 0.9.0 (see the flag
+//     and env tables). One value up to 0.9.x (v0.9.0
+//     entrypoints/openai/cli_args.py:113, type str); a list at v0.24.0
+//     (cli_args.py:265, `api_key: list[str] | None`, so nargs "+").
+//   - --hf-token: the bearer token for Hugging Face downloads, since 0.8.4
+//     (PR #16093; v0.8.4 engine/arg_utils.py, v0.24.0 arg_utils.py:850 from
+//     ModelConfig.hf_token, config/model.py:270). Its value is optional:
+//     `bool | str | None` gives nargs "?" and const True (v0.24.0
+//     arg_utils.py:340-344), and a bare --hf-token uses the token `hf auth
+//     login` stored, no credential in the file. Left unset, huggingface_hub
+//     reads HF_TOKEN from the environment, which every bundle passes through
+//     (Docker `-e HF_TOKEN`, Kubernetes a secretKeyRef).
+//
+// No other option of `vllm serve` at v0.24.0 takes a credential: the other
+// key/token-named options (--ssl-keyfile, --allow-credentials,
+// --long-prefill-token-threshold, ...) take paths, switches and numbers. A
+// credential inside any other value (a URL's password, a token) is found by
+// FindSecrets.
+var secretFlags = map[string]string{"api-key": "VLLM_API_KEY", "hf-token": "HF_TOKEN"}
 
 // SecretEnv reports whether an environment variable holds a credential:
 // a variable the env table marks Secret, or a name with a credential word.
@@ -30,7 +48,7 @@ func SecretEnv(name string) bool {
 }
 
 // SecretFlag reports whether a command-line word names an option whose
-// value is a credential ("--api-key", "--api_key", "--api-key=..."), and
+// value is a credential ("--api-key", "--api_key", "--hf-token=..."), and
 // returns the variable that supplies the credential instead.
 func SecretFlag(word string) (envVar string, ok bool) {
 	if !strings.HasPrefix(word, "--") {
@@ -39,6 +57,49 @@ func SecretFlag(word string) (envVar string, ok bool) {
 	long, _ := splitFlag(word)
 	envVar, ok = secretFlags[long]
 	return envVar, ok
+}
+
+// A SecretArg is a credential given to an option in an argument list.
+type SecretArg struct {
+	Flag  int    // the option's word
+	Value int    // the word holding the credential: Flag for "--opt=VALUE"
+	Name  string // the option as written, without "=VALUE"
+	Env   string // the variable that supplies the credential instead
+}
+
+// SecretArgs finds the options of args (vllm.extra_args, a command's
+// words) that are given a credential: "--opt=VALUE", or "--opt VALUE" with
+// the value the next word that is not an option. An option standing alone
+// carries none: --hf-token then uses the stored login, and --api-key
+// without its value is argparse's error (the extra_args rules report it).
+func SecretArgs(args []string) []SecretArg {
+	var out []SecretArg
+	for i, a := range args {
+		env, ok := SecretFlag(a)
+		if !ok {
+			continue
+		}
+		name, v, glued := strings.Cut(a, "=")
+		switch {
+		case glued && v != "":
+			out = append(out, SecretArg{Flag: i, Value: i, Name: name, Env: env})
+		case !glued && i+1 < len(args) && args[i+1] != "" && !strings.HasPrefix(args[i+1], "-"):
+			out = append(out, SecretArg{Flag: i, Value: i + 1, Name: name, Env: env})
+		}
+	}
+	return out
+}
+
+// SecretArgWord reports whether args[i] is a secret option given a
+// credential or the credential itself (SecretArgs): a checker that reports
+// those by the option does not report the same word again by its content.
+func SecretArgWord(args []string, i int) bool {
+	for _, s := range SecretArgs(args) {
+		if i == s.Flag || i == s.Value {
+			return true
+		}
+	}
+	return false
 }
 
 // SecretValue reports whether a value holds a recognisable credential
@@ -238,22 +299,81 @@ func SecretKinds(v string) string {
 }
 
 // BlankSecrets returns a copy of a file's content with every byte of every
-// credential FindSecrets finds on a line replaced by '*': the lengths, and
-// so every line and column, stay as they were. Commands show source lines
+// credential FindSecrets finds on a line, and of every value given to a
+// secret option (secretArgSpans), replaced by '*': the lengths, and so
+// every line and column, stay as they were. Commands show source lines
 // under their findings from it, so no printed snippet echoes a credential.
 func BlankSecrets(content []byte) []byte {
 	out := append([]byte(nil), content...)
 	start := 0
+	pending := false
 	for start <= len(out) {
 		end := start + bytesIndexNL(out[start:])
-		for _, s := range FindSecrets(string(out[start:end])) {
-			for i := start + s.Start; i < start+s.End; i++ {
+		line := string(out[start:end])
+		spans, carry := secretArgSpans(line, pending)
+		pending = carry
+		for _, s := range FindSecrets(line) {
+			spans = append(spans, [2]int{s.Start, s.End})
+		}
+		for _, s := range spans {
+			for i := start + s[0]; i < start+s[1]; i++ {
 				out[i] = '*'
 			}
 		}
 		start = end + 1
 	}
 	return out
+}
+
+// lineWordRE is a word of a line of YAML or shell: what lies between
+// blanks, quotes, brackets, braces and commas.
+var lineWordRE = regexp.MustCompile(`[^\s"'\[\]{},]+`)
+
+// secretArgSpans finds the values given to secret options (SecretFlag) on
+// one line of a spec or launch file: after "=" ("--hf-token=VALUE"), or the
+// next word that is not an option, on this line or, when the option ends
+// it (pending for the next line), the next one, past a YAML "- " or a
+// shell "\" continuation. Comments are not read. It returns the byte spans
+// and whether an option at the line's end still waits for its value.
+func secretArgSpans(line string, pending bool) (spans [][2]int, carry bool) {
+	code := line
+	if i := commentStart(line); i >= 0 {
+		code = line[:i]
+	}
+	for _, w := range lineWordRE.FindAllStringIndex(code, -1) {
+		word := code[w[0]:w[1]]
+		switch {
+		case word == "-" || word == "\\":
+			continue // a YAML sequence item's marker, a shell continuation
+		case pending && !strings.HasPrefix(word, "-"):
+			spans = append(spans, [2]int{w[0], w[1]})
+			pending = false
+			continue
+		}
+		pending = false
+		if _, ok := SecretFlag(word); !ok {
+			continue
+		}
+		if eq := strings.IndexByte(word, '='); eq >= 0 {
+			if w[0]+eq+1 < w[1] {
+				spans = append(spans, [2]int{w[0] + eq + 1, w[1]})
+			}
+			continue
+		}
+		pending = true
+	}
+	return spans, pending
+}
+
+// commentStart is the index of a "#" that starts a comment (at the start
+// of the line or after a blank), or -1.
+func commentStart(line string) int {
+	for i := 0; i < len(line); i++ {
+		if line[i] == '#' && (i == 0 || line[i-1] == ' ' || line[i-1] == '\t') {
+			return i
+		}
+	}
+	return -1
 }
 
 // bytesIndexNL is the length of b's first line (without its newline).

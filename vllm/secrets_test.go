@@ -97,3 +97,59 @@ func TestBlankSecrets(t *testing.T) {
 		t.Errorf("BlankSecrets:\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestSecretArgs: an option is given a credential apart or joined; alone
+// (--hf-token's stored login) or followed by another option it is given
+// none.
+func TestSecretArgs(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want []SecretArg
+	}{
+		{[]string{"--hf-token", "hf_abcdefSECRETtoken123"}, []SecretArg{{0, 1, "--hf-token", "HF_TOKEN"}}},
+		{[]string{"--seed", "1", "--hf_token=x"}, []SecretArg{{2, 2, "--hf_token", "HF_TOKEN"}}},
+		{[]string{"--api-key", "k", "--hf-token"}, []SecretArg{{0, 1, "--api-key", "VLLM_API_KEY"}}},
+		{[]string{"--hf-token", "--seed", "1"}, nil},
+		{[]string{"--hf-token="}, nil},
+		{[]string{"--max-tokens", "hf_abcdefSECRETtoken123"}, nil},
+	} {
+		got := SecretArgs(tt.args)
+		if len(got) != len(tt.want) {
+			t.Errorf("SecretArgs(%q) = %+v, want %+v", tt.args, got, tt.want)
+			continue
+		}
+		for i := range got {
+			if got[i] != tt.want[i] {
+				t.Errorf("SecretArgs(%q) = %+v, want %+v", tt.args, got, tt.want)
+			}
+		}
+	}
+	if args := []string{"--hf-token", "v", "--seed", "1"}; !SecretArgWord(args, 1) || !SecretArgWord(args, 0) || SecretArgWord(args, 3) {
+		t.Error("SecretArgWord")
+	}
+}
+
+// TestBlankSecretArgs: a snippet does not echo the value given to a secret
+// option, in a YAML flow list, a block list (the value on the next line),
+// a shell line and its continuation; a bare option and comments are kept.
+func TestBlankSecretArgs(t *testing.T) {
+	in := `vllm: {extra_args: ["--hf-token", "tok123"]}
+  - --api-key  # want SPEC121
+  - key456
+vllm serve m --hf-token=tok789 --port 8000 \
+  --api-key \
+  key000
+vllm serve m --hf-token --seed 1 # --hf-token here
+`
+	want := `vllm: {extra_args: ["--hf-token", "******"]}
+  - --api-key  # want SPEC121
+  - ******
+vllm serve m --hf-token=****** --port 8000 \
+  --api-key \
+  ******
+vllm serve m --hf-token --seed 1 # --hf-token here
+`
+	if got := string(BlankSecrets([]byte(in))); got != want {
+		t.Errorf("BlankSecrets:\n%s\nwant\n%s", got, want)
+	}
+}

@@ -19,19 +19,25 @@ type DecodePoint struct {
 // independent replicas the fullest replica's share (the ceil of it) sets
 // the pace every session is counted at.
 func (sm *StepModel) DecodeAt(conc int, ctx float64) (DecodePoint, StepTime) {
+	runs, per := sm.decodeRuns(conc, ctx)
+	st := sm.StepRuns(runs)
+	tps := float64(conc) * sm.S.TokensPerStep() / st.TotalS
+	return DecodePoint{Concurrency: conc, SeqsPerRank: per, TPOTS: st.TotalS / sm.S.TokensPerStep(),
+		OutputTokPerS: tps, Binding: st.Binding()}, st
+}
+
+// decodeRuns are the ranks' loads of one replica decoding its share of
+// conc sequences at context ctx, and the sequences per rank: the ceil
+// share on the first ranks, what is left on the next one, the rest idle.
+func (sm *StepModel) decodeRuns(conc int, ctx float64) ([]RankRun, int) {
 	one := (conc + sm.S.replicas() - 1) / sm.S.replicas()
 	per := int(math.Ceil(float64(one) / float64(sm.S.DP)))
-	// The ceil share on the first ranks, what is left on the next one, the
-	// rest idle.
 	full, rest := one/max(1, per), one%max(1, per)
 	runs := []RankRun{{Loads: []RankLoad{{DecodeSeqs: float64(per), DecodeCtx: float64(per) * ctx}}, N: full}}
 	if rest > 0 {
 		runs = append(runs, RankRun{Loads: []RankLoad{{DecodeSeqs: float64(rest), DecodeCtx: float64(rest) * ctx}}, N: 1})
 	}
-	st := sm.StepRuns(runs)
-	tps := float64(conc) * sm.S.TokensPerStep() / st.TotalS
-	return DecodePoint{Concurrency: conc, SeqsPerRank: per, TPOTS: st.TotalS / sm.S.TokensPerStep(),
-		OutputTokPerS: tps, Binding: st.Binding()}, st
+	return runs, per
 }
 
 // DecodeCurve evaluates DecodeAt on a doubling grid of concurrencies, from
@@ -214,16 +220,21 @@ func bindingOf(compute, memory, network float64) string {
 // Floors are physical lower bounds on one decode step, without any
 // efficiency factor or overhead: no engine can beat them on this hardware.
 type Floors struct {
-	// WeightReadS reads every weight resident on one GPU once at full HBM
-	// bandwidth (a decode step touches them all once the batch hits every
-	// local expert).
+	// WeightReadS reads the weights one decode step needs on one GPU once
+	// at full HBM bandwidth: every dense weight, and of a MoE's routed
+	// experts those the step's tokens are expected to hit (expertHit,
+	// expertsRead: the busiest rank's under EP), as the step's expert term
+	// counts them. At small batches that is a few experts a layer, not all
+	// resident ones (qa45b F4: a floor of all of them exceeded the
+	// predicted step); it nears every resident expert as the batch grows.
 	WeightReadS float64 `json:"weight_read_s"`
 	// ComputeS is the step's FLOPs at the dense tensor peak.
 	ComputeS float64 `json:"compute_s"`
 	// NetworkS is the step's all-to-all bytes of the busiest node over the
 	// nominal NIC bandwidth (or NVLink on one node), without latency.
 	NetworkS float64 `json:"network_s"`
-	// WeightBytesPerGPU is the resident weight bytes behind WeightReadS.
+	// WeightBytesPerGPU is the weight bytes behind WeightReadS (all resident
+	// weights for a dense model).
 	WeightBytesPerGPU float64 `json:"weight_bytes_per_gpu"`
 }
 
@@ -234,7 +245,12 @@ func (sm *StepModel) FloorsAt(conc int, ctx float64) Floors {
 	ideal.Eff = Efficiency{GEMM: 1, ExpertGEMM: 1, Attention: 1, HBM: 1, Link: 1}
 	im := NewStepModel(ideal)
 	_, st := im.DecodeAt(conc, ctx)
-	w := sm.denseBytesGPU + sm.expertsPerGPU*sm.expertBytes*sm.moeLayers
+	w := sm.denseBytesGPU
+	if sm.experts > 0 {
+		runs, _ := sm.decodeRuns(conc, ctx)
+		total := sm.spreadOf(runs, sm.microBatchFrac(runs)).total
+		w += sm.expertsRead(sm.expertHit(total)) * sm.expertBytes * sm.moeLayers
+	}
 	f := Floors{WeightBytesPerGPU: w, WeightReadS: w / sm.S.HW.HBMBytesPerS, ComputeS: st.ComputeS}
 	switch {
 	case st.InterBytesPerNode > 0 && sm.S.a2aInterBytesPerS() > 0:

@@ -692,16 +692,22 @@ func (s *StepSetup) moeCurve() *MoECurve {
 // activations.
 func (sm *StepModel) expertWork(total float64) (flops, bytes float64) {
 	pairs := total * sm.topK / float64(sm.S.EPSize())
-	hit := 1 - math.Pow(1-sm.topK/sm.experts, total)
+	flops = 2 * pairs * sm.expertParams * sm.moeLayers
+	act := total * sm.topK * sm.actPairShare * sm.actBytesPerPair
+	bytes = (sm.expertsRead(sm.expertHit(total))*sm.expertBytes + act) * sm.moeLayers
+	return flops, bytes
+}
+
+// expertHit is the chance that a step of total tokens (all DP ranks) hits
+// a given routed expert at least once under uniform routing:
+// 1 − (1 − k/E)^T.
+func (sm *StepModel) expertHit(total float64) float64 {
 	if sm.zeroRemap {
 		// LongCat-Flash: expert 0 (every zero pick lands there) and the
 		// experts of the expected real picks (catalog/longcat.go).
-		hit = sm.S.Model.LongCatExpertHitShare(total)
+		return sm.S.Model.LongCatExpertHitShare(total)
 	}
-	flops = 2 * pairs * sm.expertParams * sm.moeLayers
-	act := total * sm.topK * sm.actPairShare * sm.actBytesPerPair
-	bytes = (sm.expertsRead(hit)*sm.expertBytes + act) * sm.moeLayers
-	return flops, bytes
+	return 1 - math.Pow(1-sm.topK/sm.experts, total)
 }
 
 // expertGEMMEff is the efficiency of the grouped expert GEMMs in use:

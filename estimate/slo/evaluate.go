@@ -105,9 +105,9 @@ func perfNotesFor(in *input.Input, pr *Prediction) []memory.Note {
 		c := d.Concurrency
 		notes = append(notes, memory.Note{Topic: "Throughput vs concurrency", Text: fmt.Sprintf(
 			"by Little's law %.0f %s tokens/s with %d sessions is %.0f tokens/s per session: a decode step of %.1f ms. "+
-				"A decode step must at least read every weight resident on a GPU: %.1f GB at %.1f TB/s = %.1f ms (floor, no efficiency). "+
+				"A decode step must at least read the weights it uses on a GPU (%s): %.1f GB at %.1f TB/s = %.1f ms (floor, no efficiency). "+
 				"Predicted step %.1f ms (%s-bound); the best steady throughput within KV capacity is %.0f output tokens/s.",
-			t, in.SLO.ThroughputCounts, c, t/float64(c), 1e3*float64(c)/t, d.Floors.WeightBytesPerGPU/1e9, in.GPU.HBMBandwidthGBytesPerS/1e3,
+			t, in.SLO.ThroughputCounts, c, t/float64(c), 1e3*float64(c)/t, weightsReadText(in), d.Floors.WeightBytesPerGPU/1e9, in.GPU.HBMBandwidthGBytesPerS/1e3,
 			d.Floors.WeightReadS*1e3, d.Step.TotalS*1e3, d.Step.Binding(), d.MaxOutputTokPerS)})
 	}
 	if n.InterBytesPerTokenPass > 0 || n.IntraBytesPerTokenPass > 0 {
@@ -120,6 +120,16 @@ func perfNotesFor(in *input.Input, pr *Prediction) []memory.Note {
 			in.Layout.GPUs(), p.Prefill[0].InputTokens, p.Prefill[0].TTFTS*1e3)})
 	}
 	return notes
+}
+
+// weightsReadText says which weights the weight-read floor counts
+// (perf.Floors.WeightReadS): all of a dense model's, and of a MoE's routed
+// experts only those the step's tokens are expected to hit.
+func weightsReadText(in *input.Input) string {
+	if in.Model.IsMoE() {
+		return "every dense weight, and the routed experts the step's tokens are expected to hit under uniform routing"
+	}
+	return "every weight resident on it"
 }
 
 func networkNoteText(in *input.Input, p *Performance) string {

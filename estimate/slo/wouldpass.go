@@ -196,7 +196,7 @@ func bandwidthFor(in *input.Input, ok func(*perf.StepModel) bool, v *Verdict, wp
 }
 
 // throughputBound states the physical ceiling at the SLO's concurrency:
-// no step can beat reading the resident weights once, in the lightest
+// no step can beat reading the weights it uses once (perf.Floors), in the lightest
 // format this GPU computes in (FP8 where it has FP8 tensor cores).
 func throughputBound(in *input.Input, sm *perf.StepModel, c int, target float64) string {
 	floor := sm.FloorsAt(c, in.MeanContext()).WeightReadS
