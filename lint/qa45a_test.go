@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/diag/codes"
 )
 
@@ -46,4 +47,66 @@ func TestEPDEncoderNotPDLeg(t *testing.T) {
 	if ds := findingsOf(t, "0.24.0", dotted, codes.VLPDConnector); len(ds) != 0 {
 		t.Errorf("dotted ec_role ec_producer: %v, want no VL224", ds)
 	}
+}
+
+// TestSetArgvLaunch (qa45a F3): a POSIX-sh launcher that builds its argv
+// with `set --` and runs `exec "$@"` (a ModelArts/Ascend launcher,
+// read_file id 55972379089) is read as the launch, and checked: rank 0 of
+// a DP deployment starts --data-parallel-size API servers (VL215).
+func TestSetArgvLaunch(t *testing.T) {
+	script := `#!/bin/sh
+set -- vllm serve Qwen/Qwen3-235B-A22B --data-parallel-size 2 --data-parallel-size-local 1 \
+    --data-parallel-address 10.0.0.1 --tensor-parallel-size 8 --enable-expert-parallel
+if [ -n "${API_SERVER_COUNT:-}" ]; then
+    set -- "$@" --api-server-count "$API_SERVER_COUNT"
+fi
+exec "$@"
+`
+	if ds := findingsOf(t, "0.24.0", script, codes.VLNoLaunch); len(ds) != 0 {
+		t.Errorf("%v, want the `set --` argv read as the launch", ds)
+	}
+	if ds := findingsOf(t, "0.24.0", script, codes.VLAPIServerCount); len(ds) != 1 || ds[0].Line != 2 {
+		t.Errorf("%v, want one VL215 at line 2", ds)
+	}
+}
+
+// TestYAMLFenceOfShell (qa45a F4): shell commands in a ```yaml fence are
+// linted as shell, not an "invalid YAML" error that fails CI on a README;
+// a broken manifest in such a fence is still VL001, an error.
+func TestYAMLFenceOfShell(t *testing.T) {
+	lint := func(doc string) diag.Diagnostics {
+		ds, err := Lint([]Input{{Name: "notes.md", Data: []byte(doc)}}, Options{Version: "0.24.0"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ds
+	}
+	// the two-command form of the Korean LWS notes (find_string id 59180118999)
+	ds := lint("```yaml\n# leaderTemplate command\nvllm serve m --data-parallel-size 2 --data-parallel-size-local 1 \\\n  --data-parallel-address 10.0.0.1 --port 8000\n" +
+		"# workerTemplate command\nvllm serve m --headless --data-parallel-size 2 --data-parallel-size-local 1 \\\n  --data-parallel-start-rank 1 --data-parallel-address 10.0.0.1\n```\n")
+	for _, d := range ds {
+		if d.Code == codes.VLSyntax || d.Code == codes.VLNoLaunch || d.Severity == diag.Error {
+			t.Errorf("commands in a yaml fence: %v", d)
+		}
+	}
+	if !hasCode(ds, codes.VLAPIServerCount) {
+		t.Errorf("%v, want the leader checked (VL215)", ds)
+	}
+	// one command alone was VL008 "no vLLM server"
+	if ds := lint("```yaml\nvllm serve Qwen/Qwen2.5-7B-Instruct --tensor-parallel-size 2\n```\n"); hasCode(ds, codes.VLNoLaunch) {
+		t.Errorf("%v, want the command read", ds)
+	}
+	bad := lint("```yaml\napiVersion: apps/v1\nkind: Deployment\nspec:\n  template: [\n```\n")
+	if !hasCode(bad, codes.VLSyntax) {
+		t.Errorf("%v, want VL001 for a broken manifest", bad)
+	}
+}
+
+func hasCode(ds diag.Diagnostics, c diag.Code) bool {
+	for _, d := range ds {
+		if d.Code == c {
+			return true
+		}
+	}
+	return false
 }

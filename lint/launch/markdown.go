@@ -157,6 +157,9 @@ func ParseMarkdown(file string, data []byte) ([]*Invocation, []*Script, diag.Dia
 	var scripts []*Script
 	var ds diag.Diagnostics
 	for _, f := range fences(data) {
+		if yamlLangs[f.lang] && shellInYAML(f) {
+			f.lang = "sh"
+		}
 		switch {
 		case shellLangs[f.lang] && (outputBlock(f) || flagFragment(f)):
 			// program output tagged as shell, or options to add to a
@@ -265,6 +268,42 @@ func flagFragment(f fence) bool {
 		n++
 	}
 	return n > 0
+}
+
+// shellStart matches a line that starts a shell command: prefix
+// assignments, a wrapper, then a command that starts or prepares a server.
+var shellStart = regexp.MustCompile(`^(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*(?:(?:sudo|nohup|exec|env|numactl|taskset|setsid)\s+)*` +
+	`(?:vllm|python[0-9.]*|docker|podman|ray|export|bash|sh|srun|sbatch|apptainer|singularity|kubectl|uv|pip[0-9]*|cd|source|\.)(?:\s|$)`)
+
+// yamlKeyLine matches a top-level YAML mapping key, a document marker or a
+// sequence item at column 1.
+var yamlKeyLine = regexp.MustCompile(`^(?:[A-Za-z_"'][\w.\-"' ]*:(?:\s|$)|---|\.\.\.$|- )`)
+
+// shellInYAML reports a block tagged yaml that holds shell commands, not a
+// manifest: its first line that is not blank or a comment starts a command
+// (`vllm serve ...`) or continues onto the next line with a backslash, and
+// no line is a top-level YAML key, document marker or sequence item
+// (qa45a F4: design notes with an LWS leader's and worker's `vllm serve`
+// commands in a ```yaml fence, find_string id 59180118999, failed as
+// "invalid YAML", an error). A YAML block scalar holding a command is
+// indented under its key, so a real manifest is still read as one, and its
+// errors stay errors.
+func shellInYAML(f fence) bool {
+	first := true
+	for _, l := range f.lines {
+		t := strings.TrimSpace(l.text)
+		if t == "" || strings.HasPrefix(t, "#") {
+			continue
+		}
+		if l.indent == 0 && !strings.HasPrefix(l.text, " ") && yamlKeyLine.MatchString(l.text) {
+			return false
+		}
+		if first && !shellStart.MatchString(t) && !strings.HasSuffix(t, " \\") {
+			return false
+		}
+		first = false
+	}
+	return !first
 }
 
 // yamlBlock is the document with every line blank but the block's, so that
