@@ -110,3 +110,54 @@ func hasCode(ds diag.Diagnostics, c diag.Code) bool {
 	}
 	return false
 }
+
+// TestNoLaunchCountsServerModule (qa45a F8): VL008 on a file whose
+// api_server command vlaunch does not read says the module appears in it,
+// not that it has "no vLLM server (... the OpenAI api_server module ...)".
+func TestNoLaunchCountsServerModule(t *testing.T) {
+	doc := "test_name: two nodes\ndeployment:\n  -\n    server_cmd: >\n        python3 -m vllm.entrypoints.openai.api_server --model m\n  -\n    server_cmd: >\n        python3 -m vllm.entrypoints.openai.api_server --model m --headless\n"
+	ds, err := Lint([]Input{{Name: "case.yaml", Data: []byte(doc)}}, Options{Version: "0.13.0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ds) != 1 || ds[0].Code != codes.VLNoLaunch || !strings.HasPrefix(ds[0].Message, "`-m vllm.entrypoints.openai.api_server` appears 2 time(s), but not in a form vlaunch reads") {
+		t.Errorf("%v, want one VL008 counting the api_server module", ds)
+	}
+	if got := serverMentions([]byte("# vllm.entrypoints.openai.api_server is started below\nvllm serve m\n")); got != "`vllm serve` appears 1 time(s)" {
+		t.Errorf("serverMentions = %q: a module named outside `-m` is not a launch", got)
+	}
+}
+
+// TestHarnessThroughSetsidChecked (qa45a F8): the api_server commands a
+// harness builds as arrays and starts through `setsid bash -c '...; exec
+// "$@"' _ "$pidfile" "$@"` (read_file id 68830312021) are read and
+// checked; the loopback side-channel default both engines share is one
+// VL222, the producer's error, not one per engine.
+func TestHarnessThroughSetsidChecked(t *testing.T) {
+	script := `HOST="${NIXL_SIDE_CHANNEL_HOST:-127.0.0.1}"
+start_service() {
+  local name="$1"
+  shift
+  setsid bash -c 'printf "%s" "$$" > "$1"; shift; exec "$@"' _ "/tmp/$name.pid" "$@" &
+}
+prefill_cmd() {
+  CMD=(env "VLLM_NIXL_SIDE_CHANNEL_HOST=${HOST}" python3 -m vllm.entrypoints.openai.api_server --model m
+    --tensor-parallel-size 8 --port 8200 --kv-transfer-config '{"kv_connector":"NixlConnector","kv_role":"kv_producer"}')
+}
+decode_cmd() {
+  CMD=(env "VLLM_NIXL_SIDE_CHANNEL_HOST=${HOST}" python3 -m vllm.entrypoints.openai.api_server --model m
+    --tensor-parallel-size 8 --port 8300 --kv-transfer-config '{"kv_connector":"NixlConnector","kv_role":"kv_consumer"}')
+}
+case "$ROLE" in
+  prefill) prefill_cmd; start_service prefill "${CMD[@]}" ;;
+  decode) decode_cmd; start_service decode "${CMD[@]}" ;;
+esac
+`
+	if ds := findingsOf(t, "0.24.0", script, codes.VLNoLaunch); len(ds) != 0 {
+		t.Errorf("%v, want the harness's commands read", ds)
+	}
+	ds := findingsOf(t, "0.24.0", script, codes.VLNixlHost)
+	if len(ds) != 1 || ds[0].Line != 1 || ds[0].Severity != diag.Error {
+		t.Errorf("%v, want one VL222 error at line 1", ds)
+	}
+}

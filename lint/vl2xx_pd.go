@@ -75,6 +75,7 @@ func checkNixlHost(p *pass) {
 	if len(ns) == 0 {
 		return
 	}
+	at := map[diagKey]int{} // a loopback value several engines share: one finding
 	for _, s := range ns {
 		if !spansNodes(p, s, ns) {
 			continue
@@ -97,7 +98,36 @@ func checkNixlHost(p *pass) {
 			(*p.out)[n].Severity = diag.Warning
 			(*p.out)[n].Message += " (this engine is a consumer: its own host matters once it is dialled, in push, bidirectional or role-switching setups)"
 		}
+		if len(*p.out) > n && set {
+			onceAt(p, at, n)
+		}
 	}
+}
+
+// diagKey is where a finding is written.
+type diagKey struct {
+	file      string
+	line, col int
+}
+
+// onceAt keeps one finding per position of those checkNixlHost reports,
+// the most severe: a NIXL_SIDE_CHANNEL_HOST default two engines of a
+// script share (`env "VLLM_NIXL_SIDE_CHANNEL_HOST=${HOST}"` in a prefill
+// and a decode command) was reported twice on one line, an error for the
+// producer and a warning for the consumer (qa45a input 09, read_file id
+// 68830312021). The finding at index n is new; at records earlier ones.
+func onceAt(p *pass, at map[diagKey]int, n int) {
+	d := (*p.out)[n]
+	k := diagKey{d.File, d.Line, d.Col}
+	j, seen := at[k]
+	if !seen {
+		at[k] = n
+		return
+	}
+	if d.Severity > (*p.out)[j].Severity {
+		(*p.out)[j] = d
+	}
+	*p.out = (*p.out)[:n]
 }
 
 // spansNodes reports whether a NIXL engine's P/D deployment spans nodes.

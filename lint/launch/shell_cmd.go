@@ -368,7 +368,15 @@ func (w *walker) shellCommand(cc *cmdCtx, i int) {
 			if f[k].Text == "--" && k+1 < len(f) {
 				k++ // `bash -c -- SCRIPT` (Kubernetes command: [bash, -c, --])
 			}
-			w.subScript(f[k], w.childScope(cc, f[k]), w.ctx)
+			sc := w.childScope(cc, f[k])
+			if k+2 < len(f) {
+				// `bash -c SCRIPT NAME ARGS...`: the words after the
+				// script are $0 and the positional parameters (bash(1));
+				// a helper runs its arguments with exec "$@" (qa45a F8:
+				// `setsid bash -c '...; exec "$@"' _ "$pidfile" "$@"`)
+				sc.args, sc.argsKnown = append([]Value(nil), f[k+2:]...), true
+			}
+			w.subScript(f[k], sc, w.ctx)
 			return
 		}
 	}

@@ -63,6 +63,12 @@ func TestShellFrontEnd(t *testing.T) {
 		{name: "dynamo unified entry point", script: "python3 -m dynamo.vllm.unified_main --model m --data-parallel-size 2 &\n", want: []string{"--model m --data-parallel-size 2"}},
 		{name: "python module", script: "python3 -u -m vllm.entrypoints.openai.api_server --model m\n", want: []string{"--model m"}},
 		{name: "wrappers", script: "nohup numactl --cpunodebind=0 env A=1 vllm serve m > log 2>&1 &\n", want: []string{"m"}},
+		{name: "setsid and taskset", script: "setsid taskset -c 0-7 vllm serve m &\n", want: []string{"m"}},
+		// bash -c SCRIPT NAME ARGS: the words after the script are $0 and
+		// $1... (qa45a F8: a vLLM-project harness's start_service helper,
+		// read_file id 68830312021)
+		{name: "bash -c with arguments", script: "start() {\n  local name=\"$1\"\n  shift\n  setsid bash -c 'printf \"%s\" \"$$\" > \"$1\"; shift; exec \"$@\"' _ \"/tmp/$name.pid\" \"$@\" &\n}\nCMD=(env A=1 python3 -m vllm.entrypoints.openai.api_server --model m --port 8200)\nstart prefill \"${CMD[@]}\"\n", want: []string{"--model m --port 8200"}},
+		{name: "bash -c without arguments", script: "bash -c 'vllm serve m $1'\n", want: []string{"m $1"}},
 		{name: "docker image", script: "docker run --gpus all -e A=1 --ipc=host vllm/vllm-openai:v0.10.1 m --tp 2\n", want: []string{"m --tp 2"}},
 		{name: "docker entrypoint", script: "docker run --entrypoint bash vllm/vllm-openai:v0.10.1 -c 'vllm serve m'\n", want: []string{"m"}},
 		{name: "ray", script: "ray start --head --port=6379\n", want: []string{"--head --port=6379"}},
