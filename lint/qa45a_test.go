@@ -161,3 +161,21 @@ esac
 		t.Errorf("%v, want one VL222 error at line 1", ds)
 	}
 }
+
+// TestUnresolvedSubstOneLine (qa45a F11): VL004 names a variable set by a
+// multi-line command substitution (a GLM-5.2 script's HF_OVERRIDES,
+// read_file id 60452307051) and shows the substitution on one line, with
+// no escaped newlines; a bare substitution is collapsed and cut too.
+func TestUnresolvedSubstOneLine(t *testing.T) {
+	script := "HF_OVERRIDES=\"$(\n    printf '{\"use_index_cache\":true}' \\\n        \"$PATTERN\"\n)\"\nvllm serve m --hf-overrides \"$HF_OVERRIDES\"\n"
+	ds := findingsOf(t, "0.24.0", script, codes.VLUnresolved)
+	want := `cannot resolve statically: HF_OVERRIDES=$(printf '{"use_index_cache":true}' "$PATTERN")`
+	if len(ds) != 1 || ds[0].Message != want {
+		t.Errorf("%v, want one VL004 %q", ds, want)
+	}
+	long := "vllm serve m --port \"$(\n  cat /etc/ports/a-very-long-path/that-goes/on-and-on/and-on/and-on/port-file.txt | head -n 1\n)\"\n"
+	ds = findingsOf(t, "0.24.0", long, codes.VLUnresolved)
+	if len(ds) != 1 || strings.Contains(ds[0].Message, "\n") || !strings.HasSuffix(ds[0].Message, "…)") || !strings.Contains(ds[0].Message, "$(cat /etc/ports/") {
+		t.Errorf("%v, want the substitution on one line, cut", ds)
+	}
+}
