@@ -179,3 +179,35 @@ func TestUnresolvedSubstOneLine(t *testing.T) {
 		t.Errorf("%v, want the substitution on one line, cut", ds)
 	}
 }
+
+// TestTPHeads (qa45a F9): a tensor size that does not split the attention
+// of a model lint recognises is an error (vLLM refuses at start-up,
+// ModelConfig.verify_with_parallel_config); a warning when only
+// --served-model-name names the model; nothing for an unknown model or a
+// size that splits.
+func TestTPHeads(t *testing.T) {
+	for _, tt := range []struct {
+		cmd  string
+		want diag.Severity // 0: no finding
+		msg  string
+	}{
+		{"vllm serve Qwen/Qwen3-8B --tensor-parallel-size 3", diag.Error, `"Total number of attention heads (32) must be divisible by tensor parallel size (3)"`},
+		{"vllm serve /data/models/Qwen3-8B-FP8 -tp 6", diag.Error, "(32 query heads, 8 KV heads)"},
+		{"vllm serve /data/ckpt --served-model-name Qwen3-8B -tp 3", diag.Warning, "must be divisible"},
+		{"vllm serve meta-llama/Llama-3.1-70B-Instruct -tp 12", diag.Error, "attention heads (64)"},
+		// Qwen3-14B: 40 query heads split over 5 ranks, its 8 KV heads do not
+		{"vllm serve Qwen/Qwen3-14B -tp 5", diag.Error, "its 8 KV heads are partitioned over TP ranks and tensor parallel size 5 does not divide them"},
+		{"vllm serve Qwen/Qwen3-8B -tp 8", 0, ""},
+		{"vllm serve deepseek-ai/DeepSeek-V3 -tp 16", 0, ""}, // MLA: 128 heads, no KV heads to split
+		{"vllm serve my-org/unknown-model -tp 3", 0, ""},
+		{"vllm serve Qwen/Qwen3-8B", 0, ""},
+	} {
+		ds := findingsOf(t, "0.24.0", tt.cmd+"\n", codes.VLTPHeads)
+		switch {
+		case tt.want == 0 && len(ds) != 0:
+			t.Errorf("%s: %v, want none", tt.cmd, ds)
+		case tt.want != 0 && (len(ds) != 1 || ds[0].Severity != tt.want || !strings.Contains(ds[0].Message, tt.msg)):
+			t.Errorf("%s: %v, want one VL139 %v containing %q", tt.cmd, ds, tt.want, tt.msg)
+		}
+	}
+}
