@@ -9,19 +9,20 @@ import "testing"
 func TestShellInYAMLFence(t *testing.T) {
 	tests := []struct {
 		name, block string
-		shell       bool
+		want        string
 	}{
-		{"vllm serve after a comment", "# leader\nvllm serve m --tp 2 \\\n  --port 8000\n# worker\nvllm serve m --headless\n", true},
-		{"prefix assignment", "CUDA_VISIBLE_DEVICES=0 vllm serve m\n", true},
-		{"continuation only", "my-launcher --model m \\\n  --tp 2\n", true},
-		{"docker run", "docker run --gpus all vllm/vllm-openai:v0.18.0 m\n", true},
-		{"manifest", "apiVersion: v1\nkind: Pod\nspec:\n  containers:\n  - command: [vllm, serve, m]\n", false},
-		{"block scalar command", "command: |\n  vllm serve m \\\n    --tp 2\n", false},
-		{"key after a command line", "vllm serve m\nargs: [--tp, 2]\n", false},
-		{"sequence", "- vllm serve m\n", false},
-		{"document marker", "---\nvllm serve m\n", false},
-		{"a key named python", "python: 3.12\n", false},
-		{"comments only", "# nothing\n", false},
+		{"vllm serve after a comment", "# leader\nvllm serve m --tp 2 \\\n  --port 8000\n# worker\nvllm serve m --headless\n", "sh"},
+		{"prefix assignment", "CUDA_VISIBLE_DEVICES=0 vllm serve m\n", "sh"},
+		{"continuation only", "my-launcher --model m \\\n  --tp 2\n", "sh"},
+		{"docker run", "docker run --gpus all vllm/vllm-openai:v0.18.0 m\n", "sh"},
+		{"manifest", "apiVersion: v1\nkind: Pod\nspec:\n  containers:\n  - command: [vllm, serve, m]\n", "yaml"},
+		{"block scalar command", "command: |\n  vllm serve m \\\n    --tp 2\n", "yaml"},
+		{"key after a command line", "vllm serve m\nargs: [--tp, 2]\n", "yaml"},
+		{"sequence", "- vllm serve m\n", "yaml"},
+		{"document marker", "---\nvllm serve m\n", "yaml"},
+		{"a key named python", "python: 3.12\n", "yaml"},
+		{"comments only", "# nothing\n", "yaml"},
+		{"console prompt", "$ vllm serve m --tp 2\nINFO started\n", "console"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -29,8 +30,8 @@ func TestShellInYAMLFence(t *testing.T) {
 			if len(fs) != 1 {
 				t.Fatalf("%d fences", len(fs))
 			}
-			if got := shellInYAML(fs[0]); got != tt.shell {
-				t.Errorf("shellInYAML = %v, want %v", got, tt.shell)
+			if got := shellInYAML(fs[0]); got != tt.want {
+				t.Errorf("shellInYAML = %q, want %q", got, tt.want)
 			}
 		})
 	}
