@@ -19,6 +19,8 @@ func FuzzLintShell(f *testing.F) {
 	f.Add([]byte("for i in {0..3}; do vllm serve m --data-parallel-start-rank $((i*8)) & done"))
 	f.Add([]byte("ssh h <<EOF\nvllm serve ${M:-x} \\ \n--tp 8\nEOF\n"))
 	f.Add([]byte("A=\"\"; [ -n \"$X\" ] && A=\"--kv-cache-dtype fp8\"\nexec vllm serve $PROFILER_ARGS $A org/m --port 8200 ${B:+--kv-cache-memory-bytes=$B}\n"))
+	// qa45a F3, F8: argv in the positional parameters, changed in some arms
+	f.Add([]byte("set -- vllm serve m --tp 8\nif [ \"$R\" = 0 ]; then set -- \"$@\" --port 1; else shift 2; fi\nsetsid bash -c 'shift; exec \"$@\"' _ p \"$@\" &\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		_, _ = Lint([]Input{{Name: "fuzz.sh", Data: data}}, Options{})
 	})
@@ -41,6 +43,7 @@ func FuzzLintManifest(f *testing.F) {
 func FuzzLintMarkdown(f *testing.F) {
 	addSeeds(f, ".md")
 	f.Add([]byte("x\n  ```bash\n  vllm serve m \\\n  --tp 8\n  ```\n```yaml\nkind: Pod\n```\n~~~console\n$ vllm serve m\nout\n"))
+	f.Add([]byte("```yaml\n# leader\nvllm serve m -dp 2 \\\n  --port 8000\n$ vllm serve m\n```\n")) // qa45a F4
 	f.Fuzz(func(t *testing.T, data []byte) {
 		_, _ = Lint([]Input{{Name: "fuzz.md", Data: data}}, Options{})
 	})

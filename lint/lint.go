@@ -3,6 +3,7 @@ package lint
 import (
 	"bytes"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/vlaunch/vlaunch/diag"
@@ -365,18 +366,46 @@ func routerOnly(file string) diag.Diagnostic {
 		Hint:    "lint it together with the scripts of the servers it routes to (a bundle's directory, or every rank's script)"}
 }
 
+// serverModules match `-m MODULE` for the modules that start vLLM's API
+// server (launch's python reads both).
+var serverModules = regexp.MustCompile(`-m\s+(vllm\.entrypoints\.(?:openai\.)?api_server)\b`)
+
+// serverMentions says how often the text names a server launch: `vllm
+// serve`, and an api_server module after `-m` (not a mention of its name
+// in a comment or log line); "" when none.
+func serverMentions(data []byte) string {
+	var parts []string
+	if n := bytes.Count(data, []byte("vllm serve")); n > 0 {
+		parts = append(parts, fmt.Sprintf("`vllm serve` appears %d time(s)", n))
+	}
+	count := map[string]int{}
+	var order []string
+	for _, m := range serverModules.FindAllSubmatch(data, -1) {
+		if count[string(m[1])] == 0 {
+			order = append(order, string(m[1]))
+		}
+		count[string(m[1])]++
+	}
+	for _, m := range order {
+		parts = append(parts, fmt.Sprintf("`-m %s` appears %d time(s)", m, count[m]))
+	}
+	return strings.Join(parts, " and ")
+}
+
 // noLaunch says that an input started nothing the linter knows, so that a
 // clean report is not mistaken for a checked launch.
 func noLaunch(file string, data []byte) diag.Diagnostic {
 	d := diag.Diagnostic{Code: codeNoLaunch, Severity: diag.Info, File: file, Line: 1, Col: 1,
 		Message: "no vLLM server (vllm serve, the OpenAI api_server module, a vLLM image, a wrapper such as dynamo.vllm) and no `ray start` found: nothing in this file was checked",
 		Hint:    "lint the script or manifest that starts vLLM; a launch hidden in a file this one sources or runs must be linted too"}
-	switch {
-	case bytes.Contains(data, []byte("vllm serve")) && !launch.Markdown(file) && !launch.DataFile(file):
+	switch seen := serverMentions(data); {
+	case seen != "" && !launch.Markdown(file) && !launch.DataFile(file):
 		// vllm-ascend's multi-node test cases hold `server_cmd: > vllm serve
 		// …` per node (vllm-project/vllm-ascend#5493, qa44a F10): the
-		// commands are there, in a format no front end reads.
-		d.Message = fmt.Sprintf("`vllm serve` appears %d time(s), but not in a form vlaunch reads as a launch (a command in a script, manifest or document it parses; a test harness's YAML is none of these): nothing in this file was checked", bytes.Count(data, []byte("vllm serve")))
+		// commands are there, in a format no front end reads; so is a
+		// harness's api_server command run through a helper the walker
+		// does not follow (qa45a F8): the module is there, not absent.
+		d.Message = seen + ", but not in a form vlaunch reads as a launch (a command in a script, manifest or document it parses; a test harness's YAML is none of these): nothing in this file was checked"
 		d.Hint = "copy each command into a shell script (one per node) and lint those"
 	case launch.DataFile(file):
 		d.Message, d.Hint = "a data file (a hosts table, a bundle marker, JSON, CSV, text), not a launch: not linted", ""

@@ -66,6 +66,7 @@ var Rules = []*Rule{
 	{Code: codes.VLKVTransferConfig, check: checkKVTransferConfig, needs: []string{"kv-transfer-config"}},
 	{Code: codes.VLKVConnector, check: checkKVConnector, needs: []string{"kv-transfer-config"}},
 	{Code: codes.VLConfigKeys, since: vllm.ConfigFieldsFirstRead(), check: checkConfigKeys},
+	{Code: codes.VLTPHeads, check: checkTPHeads, needs: []string{"tensor-parallel-size"}},
 	{Code: codes.VLDCP, check: checkDCP, needs: []string{vllm.DCPFlag}},
 	{Code: launch.CodeHelmIgnored}, // reported by the Helm values front end (lint/launch/manifest_helm.go)
 	{Code: codes.VLDeepEPLLTokens, since: vllm.MoEDispatchBatchedSince(), check: checkDeepEPLLTokens, needs: []string{"max-num-batched-tokens"}},

@@ -3,6 +3,7 @@ package lint
 import (
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/vlaunch/vlaunch/lint/launch"
 	"github.com/vlaunch/vlaunch/vllm"
@@ -54,11 +55,41 @@ func checkUnresolved(p *pass) {
 		seen[key] = true
 		var list []string
 		for n := range names {
-			list = append(list, n)
+			list = append(list, oneLine(n))
 		}
 		sort.Strings(list)
 		p.ReportAt(s.Inv, at, "checks that need these values were skipped", "cannot resolve statically: %s", strings.Join(list, ", "))
 	}
+}
+
+// maxShownSubst bounds how much of a command substitution VL004 shows.
+const maxShownSubst = 80
+
+// oneLine is an unresolved name as VL004 shows it: a command substitution
+// written over several lines collapsed to one (line continuations and
+// runs of blanks to one space) and cut at maxShownSubst bytes (qa45a F11:
+// "$(\n    printf '{...}' \\\n ..." was printed with its escapes).
+func oneLine(n string) string {
+	if !strings.ContainsAny(n, "\n\t") && len(n) <= maxShownSubst {
+		return n
+	}
+	n = strings.ReplaceAll(n, "\\\n", " ")
+	n = strings.Join(strings.Fields(n), " ")
+	n = strings.Replace(n, "$( ", "$(", 1)
+	if strings.HasSuffix(n, " )") {
+		n = n[:len(n)-2] + ")"
+	}
+	if len(n) > maxShownSubst {
+		cut := maxShownSubst
+		for cut > 0 && !utf8.RuneStart(n[cut]) {
+			cut--
+		}
+		n = n[:cut] + "…"
+		if strings.Contains(n, "$(") {
+			n += ")"
+		}
+	}
+	return n
 }
 
 // optionOf is the option word argument i is the value of, where the value

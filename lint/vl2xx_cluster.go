@@ -267,7 +267,7 @@ func runTimeText(v launch.Value) string {
 	names := make([]string, len(v.Unresolved))
 	for i, n := range v.Unresolved {
 		names[i] = n
-		if !strings.HasPrefix(n, "$") {
+		if !strings.HasPrefix(n, "$") && !strings.Contains(n, "=") { // not NAME=$(...)
 			names[i] = "$" + n
 		}
 	}

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -74,6 +75,7 @@ func checkNixlHost(p *pass) {
 	if len(ns) == 0 {
 		return
 	}
+	at := map[diagKey]int{} // a loopback value several engines share: one finding
 	for _, s := range ns {
 		if !spansNodes(p, s, ns) {
 			continue
@@ -96,7 +98,36 @@ func checkNixlHost(p *pass) {
 			(*p.out)[n].Severity = diag.Warning
 			(*p.out)[n].Message += " (this engine is a consumer: its own host matters once it is dialled, in push, bidirectional or role-switching setups)"
 		}
+		if len(*p.out) > n && set {
+			onceAt(p, at, n)
+		}
 	}
+}
+
+// diagKey is where a finding is written.
+type diagKey struct {
+	file      string
+	line, col int
+}
+
+// onceAt keeps one finding per position of those checkNixlHost reports,
+// the most severe: a NIXL_SIDE_CHANNEL_HOST default two engines of a
+// script share (`env "VLLM_NIXL_SIDE_CHANNEL_HOST=${HOST}"` in a prefill
+// and a decode command) was reported twice on one line, an error for the
+// producer and a warning for the consumer (qa45a input 09, read_file id
+// 68830312021). The finding at index n is new; at records earlier ones.
+func onceAt(p *pass, at map[diagKey]int, n int) {
+	d := (*p.out)[n]
+	k := diagKey{d.File, d.Line, d.Col}
+	j, seen := at[k]
+	if !seen {
+		at[k] = n
+		return
+	}
+	if d.Severity > (*p.out)[j].Severity {
+		(*p.out)[j] = d
+	}
+	*p.out = (*p.out)[:n]
 }
 
 // spansNodes reports whether a NIXL engine's P/D deployment spans nodes.
@@ -315,7 +346,7 @@ func checkPDConnector(p *pass) {
 		if p.poolOf(s) != nil {
 			continue // a disaggregated --spec's pool: VL407 names the spec's connector
 		}
-		if s.KV().Given || s.Inv.Frontend != "" || s.Headless() || !sameModelAsAny(s, pd) || cannotCoexist(p, s, pd) || alternativeToAll(s, pd) || otherMDSection(p, s, pd) {
+		if s.KV().Given || s.Inv.Frontend != "" || s.Headless() || encoderOnly(s) || !sameModelAsAny(s, pd) || cannotCoexist(p, s, pd) || alternativeToAll(s, pd) || otherMDSection(p, s, pd) {
 			continue
 		}
 		p.ReportAt(s.Inv, s.Inv.Pos, "give every prefill and decode engine the same --kv-transfer-config connector",
@@ -336,6 +367,42 @@ func checkPDConnector(p *pass) {
 				"%s engines but no %s in the files linted: the other side of the P/D deployment was not checked", pair[0], pair[1])
 		}
 	}
+}
+
+// ecProducerRole matches "ec_role": "ec_producer" in a config whose JSON
+// did not decode (a value cut by an unresolved expansion).
+var ecProducerRole = regexp.MustCompile(`"ec_role"\s*:\s*"ec_producer"`)
+
+// encoderOnly reports an engine whose --ec-transfer-config makes it the
+// encoder of an encode/prefill/decode (EPD) deployment, ec_role
+// "ec_producer": it runs the multimodal encoder and hands the embeddings
+// on, and is never a prefill or decode leg. vLLM's own EPD example starts
+// it with --ec-transfer-config only (v0.11.1, the first release with
+// vllm/config/ec_transfer.py, and v0.13.0
+// examples/online_serving/disaggregated_encoder/disagg_1e1p1d_example.sh:95-110),
+// and its proxy sends it no kv_transfer_params (v0.13.0
+// disagg_epd_proxy.py:105-114: model, messages, max_tokens 1). "ec_both"
+// (in vllm/config/ec_transfer.py at v0.17.0, absent at v0.16.0) also
+// consumes, so such an engine may be a P/D leg and is not skipped.
+func encoderOnly(s *server) bool {
+	role := ""
+	for _, f := range s.Flags() {
+		if f.Name != "ec-transfer-config" || f.OtherRelease || f.Value == nil {
+			continue
+		}
+		if sp := f.Spelling(); strings.HasSuffix(sp, ".ec_role") {
+			role = strings.TrimSpace(f.Value.Text) // dotted key, later flags win
+			continue
+		}
+		if obj, ok := decodeKVJSON(f.Value.Text); ok {
+			if r, ok := obj["ec_role"].(string); ok {
+				role = r
+			}
+		} else if ecProducerRole.MatchString(f.Value.Text) {
+			role = "ec_producer"
+		}
+	}
+	return role == "ec_producer"
 }
 
 // otherMDSection reports an engine of a Markdown document that lies

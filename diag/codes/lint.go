@@ -52,6 +52,7 @@ const (
 	VLDeepEPLLTokens      diag.Code = "VL136"
 	VLBlockSize           diag.Code = "VL137"
 	VLConfigKeys          diag.Code = "VL138"
+	VLTPHeads             diag.Code = "VL139"
 	VLSameFlags           diag.Code = "VL201"
 	VLDPSize              diag.Code = "VL202"
 	VLLocalSum            diag.Code = "VL203"
@@ -158,6 +159,7 @@ var lintEntries = []Entry{
 	{VLDeepEPLLTokens, "deepep-ll-tokens", diag.Error, "DeepEP low-latency with more --max-num-batched-tokens than NVSHMEM_QP_DEPTH allows (vLLM 0.20.0 on): DeepEP asserts at the first MoE dispatch"},
 	{VLBlockSize, "block-size-backend", diag.Error, "A --block-size the model's attention backends refuse (an error) or that vLLM replaces or moves to another backend (an info)"},
 	{VLConfigKeys, "config-keys", diag.Error, "--compilation-config (its pass_config) or --eplb-config sets a key the release's config class lacks, or a cudagraph_mode it does not name"},
+	{VLTPHeads, "tp-heads", diag.Error, "--tensor-parallel-size cannot split the attention heads of a model lint recognises"},
 	{VLSameFlags, "same-flags", diag.Error, "Model or parallel flags differ between nodes"},
 	{VLDPSize, "dp-size", diag.Error, "Global DP size differs between nodes"},
 	{VLLocalSum, "local-sum", diag.Error, "Local DP sizes do not add up to the global DP size"},

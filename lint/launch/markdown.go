@@ -157,6 +157,9 @@ func ParseMarkdown(file string, data []byte) ([]*Invocation, []*Script, diag.Dia
 	var scripts []*Script
 	var ds diag.Diagnostics
 	for _, f := range fences(data) {
+		if yamlLangs[f.lang] {
+			f.lang = shellInYAML(f)
+		}
 		switch {
 		case shellLangs[f.lang] && (outputBlock(f) || flagFragment(f)):
 			// program output tagged as shell, or options to add to a
@@ -265,6 +268,53 @@ func flagFragment(f fence) bool {
 		n++
 	}
 	return n > 0
+}
+
+// shellStart matches a line that starts a shell command: prefix
+// assignments, a wrapper, then a command that starts or prepares a server.
+var shellStart = regexp.MustCompile(`^(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*(?:(?:sudo|nohup|exec|env|numactl|taskset|setsid)\s+)*` +
+	`(?:vllm|python[0-9.]*|docker|podman|ray|export|bash|sh|srun|sbatch|apptainer|singularity|kubectl|uv|pip[0-9]*|cd|source|\.)(?:\s|$)`)
+
+// yamlKeyLine matches a top-level YAML mapping key, a document marker or a
+// sequence item at column 1.
+var yamlKeyLine = regexp.MustCompile(`^(?:[A-Za-z_"'][\w.\-"' ]*:(?:\s|$)|---|\.\.\.$|- )`)
+
+// shellInYAML is the language of a block tagged yaml: "sh" when it holds
+// shell commands, not a manifest, "console" when they follow a "$ "
+// prompt, else "yaml". Commands: its first line that is not blank or a
+// comment starts a command (`vllm serve ...`) or continues onto the next
+// line with a backslash, and no line is a top-level YAML key, document
+// marker or sequence item (qa45a F4: design notes with an LWS leader's and
+// worker's `vllm serve` commands in a ```yaml fence, find_string id
+// 59180118999, failed as "invalid YAML", an error). A YAML block scalar
+// holding a command is indented under its key, so a real manifest is
+// still read as one, and its errors stay errors.
+func shellInYAML(f fence) string {
+	lang := ""
+	for _, l := range f.lines {
+		t := strings.TrimSpace(l.text)
+		if t == "" || strings.HasPrefix(t, "#") {
+			continue
+		}
+		if l.indent == 0 && !strings.HasPrefix(l.text, " ") && yamlKeyLine.MatchString(l.text) {
+			return "yaml"
+		}
+		if lang != "" {
+			continue
+		}
+		switch {
+		case strings.HasPrefix(t, "$ ") && shellStart.MatchString(strings.TrimSpace(t[2:])):
+			lang = "console"
+		case shellStart.MatchString(t) || strings.HasSuffix(t, " \\"):
+			lang = "sh"
+		default:
+			return "yaml"
+		}
+	}
+	if lang == "" {
+		return "yaml"
+	}
+	return lang
 }
 
 // yamlBlock is the document with every line blank but the block's, so that

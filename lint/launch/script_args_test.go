@@ -15,8 +15,8 @@ func runArgs(t *testing.T, script string, args ...string) []string {
 
 // TestRunByArguments: a script another input runs sees the runner's
 // arguments as $1..$@ (QA41 D5), shift drops them, and an option loop
-// that shifts (walked once, run once per argument) or `set --` leaves them
-// unknown, as for a script linted alone.
+// that shifts (walked once, run once per argument) leaves them unknown, as
+// for a script linted alone, and `set --` replaces them (qa45a F3).
 func TestRunByArguments(t *testing.T) {
 	tests := []struct {
 		name, script string
@@ -29,7 +29,8 @@ func TestRunByArguments(t *testing.T) {
 		{"shift 2", "shift 2\nvllm serve m $1\n", []string{"a", "b", "--enforce-eager"}, "m --enforce-eager"},
 		{"option loop", "TP=1\nwhile [ $# -gt 0 ]; do\n  case $1 in\n    --tp) TP=$2; shift 2;;\n    *) shift;;\n  esac\ndone\nvllm serve m -tp $TP\n",
 			[]string{"--pp", "2", "--tp", "8"}, "m -tp $TP"},
-		{"set --", "set -- a\nvllm serve m $1\n", []string{"--enforce-eager"}, "m $1"},
+		{"set --", "set -- a\nvllm serve m $1\n", []string{"--enforce-eager"}, "m a"},
+		{"set -- unknown words", "set -- $X\nvllm serve m $1\n", []string{"--enforce-eager"}, "m $X"},
 		{"set -e keeps them", "set -euo pipefail\nvllm serve m $1\n", []string{"--enforce-eager"}, "m --enforce-eager"},
 	}
 	for _, tt := range tests {

@@ -100,10 +100,11 @@ func (w *walker) shift(args []Value) {
 func (w *walker) setOptions(args []Value) {
 	for i, a := range args {
 		switch {
-		case a.Text == "--" || (i == 0 && !strings.HasPrefix(a.Text, "-") && !strings.HasPrefix(a.Text, "+")):
-			// set -- a b (or set a b) replaces the positional
-			// parameters: not followed, so they become unknown
-			w.sc.args, w.sc.argsKnown = nil, false
+		case a.Text == "--":
+			w.setPositional(args[i+1:])
+			return
+		case i == 0 && !strings.HasPrefix(a.Text, "-") && !strings.HasPrefix(a.Text, "+"):
+			w.setPositional(args)
 			return
 		case a.Text == "-a" || (a.Text == "-o" && i+1 < len(args) && args[i+1].Text == "allexport"):
 			w.allExport = true
@@ -111,6 +112,15 @@ func (w *walker) setOptions(args []Value) {
 			w.allExport = false
 		}
 	}
+}
+
+// setPositional reads `set -- a b` (or `set a b`): the words become the
+// positional parameters. POSIX sh has no arrays, so a script builds its
+// argv this way (`set -- vllm serve m --port 8000`, `set -- "$@"
+// --headless`) and runs it with `exec "$@"` (qa45a F3: a ModelArts
+// launcher, read_file id 55972379089).
+func (w *walker) setPositional(words []Value) {
+	w.sc.args, w.sc.argsKnown = append([]Value(nil), words...), true
 }
 
 // callFunc walks a shell function's body with its positional arguments.
@@ -358,7 +368,15 @@ func (w *walker) shellCommand(cc *cmdCtx, i int) {
 			if f[k].Text == "--" && k+1 < len(f) {
 				k++ // `bash -c -- SCRIPT` (Kubernetes command: [bash, -c, --])
 			}
-			w.subScript(f[k], w.childScope(cc, f[k]), w.ctx)
+			sc := w.childScope(cc, f[k])
+			if k+2 < len(f) {
+				// `bash -c SCRIPT NAME ARGS...`: the words after the
+				// script are $0 and the positional parameters (bash(1));
+				// a helper runs its arguments with exec "$@" (qa45a F8:
+				// `setsid bash -c '...; exec "$@"' _ "$pidfile" "$@"`)
+				sc.args, sc.argsKnown = append([]Value(nil), f[k+2:]...), true
+			}
+			w.subScript(f[k], sc, w.ctx)
 			return
 		}
 	}

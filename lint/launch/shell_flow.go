@@ -166,6 +166,7 @@ func (w *walker) inArm(id, index int, some bool, f func()) {
 
 // merge keeps variables all alternatives agree on and marks the rest unknown.
 func (w *walker) merge(scopes []*scope) {
+	w.sc.args, w.sc.argsKnown = mergeArgs(scopes)
 	names := map[string]bool{}
 	for _, s := range scopes {
 		for n := range s.vars {
@@ -197,6 +198,43 @@ func (w *walker) merge(scopes []*scope) {
 		}
 		w.sc.vars[n] = &shVar{val: val, exported: exp, setAt: at}
 	}
+}
+
+// mergeArgs merges the positional parameters of alternatives (`set --
+// "$@" --headless` in one arm of an if): kept when they agree; when they
+// agree on leading words and then differ, those words and one unresolved
+// "$@" for the rest, as sharedWords does for a string (qa45a F3); unknown
+// when an arm left them unknown.
+func mergeArgs(scopes []*scope) ([]Value, bool) {
+	first := scopes[0]
+	n, same := len(first.args), true
+	for _, s := range scopes {
+		if !s.argsKnown {
+			return nil, false
+		}
+		if len(s.args) != len(first.args) {
+			same = false
+		}
+		n = min(n, len(s.args))
+		for i := 0; i < n; i++ {
+			if s.args[i].Text != first.args[i].Text || s.args[i].Known != first.args[i].Known {
+				n, same = i, false
+				break
+			}
+		}
+	}
+	if same {
+		return first.args, true
+	}
+	out := append([]Value(nil), first.args[:n]...)
+	at := Pos{}
+	for _, s := range scopes {
+		if n < len(s.args) {
+			at = s.args[n].Pos
+			break
+		}
+	}
+	return append(out, unknownValue("$@", at, "$@")), true
 }
 
 // sharedWords is the merged value of a variable whose alternatives agree

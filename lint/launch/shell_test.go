@@ -50,11 +50,25 @@ func TestShellFrontEnd(t *testing.T) {
 		{name: "if default of a set variable", script: "R=1\nif [ \"${R:-0}\" -eq 0 ]; then vllm serve a; else vllm serve b; fi\n", want: []string{"b"}},
 		{name: "case", script: "R=w\ncase $R in h) vllm serve a;; w|x) vllm serve b;; esac\n", want: []string{"b"}},
 		{name: "function", script: "run() { vllm serve m --r \"$1\"; }\nrun 0\nrun 8\n", want: []string{"m --r 0", "m --r 8"}},
+		// POSIX sh builds argv with `set --` and runs it with `exec "$@"`
+		// (qa45a F3, a ModelArts launcher: read_file id 55972379089).
+		{name: "set -- argv", script: "set -- vllm serve m --tp 8\nset -- \"$@\" --port 8000\nexec \"$@\"\n", want: []string{"m --tp 8 --port 8000"}},
+		{name: "set without --", script: "set vllm serve m\nexec \"$@\"\n", want: []string{"m"}},
+		{name: "set -- in both arms", script: "set -- vllm serve m\nif [ \"$R\" -eq 0 ]; then set -- \"$@\" --a; else set -- \"$@\" --a; fi\nexec \"$@\"\n", want: []string{"m --a"}},
+		// arms that extend it differently: the shared words, then "$@" unresolved
+		{name: "set -- per role", script: "set -- vllm serve m --tp 8\nif [ \"$R\" -eq 0 ]; then echo leader; else set -- \"$@\" --headless; fi\nexec \"$@\"\n", want: []string{"m --tp 8 $@"}},
+		{name: "set -- in a function is its own", script: "f() { set -- x; }\nset -- vllm serve m\nf\nexec \"$@\"\n", want: []string{"m"}},
 		{name: "bash -c", script: "M=m\nbash -c \"vllm serve $M --a 1\"\n", want: []string{"m --a 1"}},
 		{name: "heredoc ssh", script: "ssh h <<EOF\nvllm serve m --b 2\nEOF\n", want: []string{"m --b 2"}},
 		{name: "dynamo unified entry point", script: "python3 -m dynamo.vllm.unified_main --model m --data-parallel-size 2 &\n", want: []string{"--model m --data-parallel-size 2"}},
 		{name: "python module", script: "python3 -u -m vllm.entrypoints.openai.api_server --model m\n", want: []string{"--model m"}},
 		{name: "wrappers", script: "nohup numactl --cpunodebind=0 env A=1 vllm serve m > log 2>&1 &\n", want: []string{"m"}},
+		{name: "setsid and taskset", script: "setsid taskset -c 0-7 vllm serve m &\n", want: []string{"m"}},
+		// bash -c SCRIPT NAME ARGS: the words after the script are $0 and
+		// $1... (qa45a F8: a vLLM-project harness's start_service helper,
+		// read_file id 68830312021)
+		{name: "bash -c with arguments", script: "start() {\n  local name=\"$1\"\n  shift\n  setsid bash -c 'printf \"%s\" \"$$\" > \"$1\"; shift; exec \"$@\"' _ \"/tmp/$name.pid\" \"$@\" &\n}\nCMD=(env A=1 python3 -m vllm.entrypoints.openai.api_server --model m --port 8200)\nstart prefill \"${CMD[@]}\"\n", want: []string{"--model m --port 8200"}},
+		{name: "bash -c without arguments", script: "bash -c 'vllm serve m $1'\n", want: []string{"m $1"}},
 		{name: "docker image", script: "docker run --gpus all -e A=1 --ipc=host vllm/vllm-openai:v0.10.1 m --tp 2\n", want: []string{"m --tp 2"}},
 		{name: "docker entrypoint", script: "docker run --entrypoint bash vllm/vllm-openai:v0.10.1 -c 'vllm serve m'\n", want: []string{"m"}},
 		{name: "ray", script: "ray start --head --port=6379\n", want: []string{"--head --port=6379"}},

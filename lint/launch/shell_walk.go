@@ -2,6 +2,7 @@ package launch
 
 import (
 	"sort"
+	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -121,7 +122,7 @@ func (w *walker) assign(a *syntax.Assign, export bool) {
 		v.inherited = true
 	default:
 		ev := w.ev()
-		v.val = ev.str(a.Value)
+		v.val = namedSubst(name, ev.str(a.Value))
 		v.defaults = ev.defaults
 		if a.Append && had {
 			v.val = concatValues(old.val, v.val)
@@ -129,6 +130,26 @@ func (w *walker) assign(a *syntax.Assign, export bool) {
 		}
 	}
 	w.sc.vars[name] = v
+}
+
+// namedSubst names the command substitutions a variable's value could
+// not resolve after the variable: VL004 then says "HF_OVERRIDES=$(printf
+// ...)", not a bare multi-line $(...) the reader must find (qa45a F11: a
+// GLM-5.2 script's HF_OVERRIDES="$(printf '{...}' "$PATTERN")", read_file
+// id 60452307051). The value's own slice is not changed: it may be shared.
+func namedSubst(name string, v Value) Value {
+	var names []string
+	changed := false
+	for _, n := range v.Unresolved {
+		if strings.HasPrefix(n, "$(") || strings.HasPrefix(n, "`") {
+			n, changed = name+"="+n, true
+		}
+		names = append(names, n)
+	}
+	if changed {
+		v.Unresolved = names
+	}
+	return v
 }
 
 // decl handles export / declare / local / readonly.
