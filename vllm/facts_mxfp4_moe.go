@@ -11,6 +11,7 @@ import "strings"
 //   - Blackwell (SM100 family) with FlashInfer: FlashInfer's TRT-LLM MXFP4 ×
 //     BF16 MoE (SM100_FI_MXFP4_BF16, later FLASHINFER_TRTLLM_MXFP4_BF16, the
 //     oracle's first priority);
+//   - SM120 (RTX PRO 6000 Blackwell): Marlin (mxfp4MarlinSM120);
 //   - Hopper (SM90) and Blackwell without it: OpenAI's triton_kernels
 //     matmul_ogs (TRITON: OAITritonExperts) when the triton_kernels module
 //     imports, Marlin's W4A16 MoE (MARLIN) otherwise.
@@ -72,6 +73,13 @@ const (
 
 // Releases whose Hopper default is Marlin (triton_kernels not shipped) and
 // those that ship triton_kernels (so select Triton); in between unknown.
+// Read 2026-12-08 in the tags (not yet applied here, since it moves the
+// step model's kernel choice for those releases): v0.10.1's
+// _should_use_marlin gives Marlin on SM90 without triton_kernels; v0.11.1
+// and v0.11.2 list no triton_kernels requirement and have no
+// cmake/external_projects/triton_kernels.cmake (Marlin by default), v0.12.0
+// has it (triton_kernels v3.5.0; setup.py copies vllm/third_party/triton_kernels), so
+// Triton from v0.12.0 — narrowing the unpinned 0.11.1–0.13.x to nothing.
 var (
 	mxfp4MarlinDefault = Span{Since: v0102, Removed: v0111}
 	mxfp4TritonShipped = Span{Since: v0111, Confirmed: v0140}
@@ -90,8 +98,9 @@ type MXFP4MoEBackend struct {
 }
 
 // MXFP4MoEBackend reports the MXFP4 MoE kernel release r selects on an
-// NVIDIA GPU of compute capability major smMajor (9 Hopper, 10 Blackwell;
-// other values unknown) under the engine's environment env (the override
+// NVIDIA GPU of compute capability major smMajor (9 Hopper, 10 Blackwell
+// SM100 family, 12 SM120 Blackwell: RTX PRO 6000, GB10; other values
+// unknown) under the engine's environment env (the override
 // variables; nil: none set). Unknown kernels come back as MXFP4MoEUnknown:
 // the caller keeps what it knows without the kernel.
 func (r Release) MXFP4MoEBackend(smMajor int, env map[string]string) MXFP4MoEBackend {
@@ -99,7 +108,7 @@ func (r Release) MXFP4MoEBackend(smMajor int, env map[string]string) MXFP4MoEBac
 	if r.Version.Less(v0101) {
 		return b // gpt-oss and the MXFP4 method arrived with 0.10.1
 	}
-	if envTrue(env, "VLLM_MXFP4_USE_MARLIN") && (smMajor == 9 || smMajor == 10) {
+	if envTrue(env, "VLLM_MXFP4_USE_MARLIN") && (smMajor == 9 || smMajor == 10 || smMajor == 12) {
 		b.Kernel, b.Verified = MXFP4MoEMarlin, true
 		return b
 	}
@@ -123,9 +132,49 @@ func (r Release) MXFP4MoEBackend(smMajor int, env map[string]string) MXFP4MoEBac
 		if p := mxfp4TRTLLMBlackwell.In(r.Version); p != Absent {
 			b.Kernel, b.Verified = MXFP4MoEFlashInferTRTLLM, p == Present
 		}
+	case 12:
+		if mxfp4MarlinSM120.Contains(r.Version) {
+			b.Kernel, b.Verified, b.Source = MXFP4MoEMarlin, true, b.Source+"; "+srcMXFP4MoESM120
+		}
 	}
 	return b
 }
+
+// SM120 (RTX PRO 6000 Blackwell, GB10): Marlin on every release read, for
+// want of another kernel that takes MXFP4 weights × BF16 activations there
+// (read 2026-12-08 in the vLLM tags of /work/.mirror/kzwrime+vllm):
+//
+//   - v0.10.1 (gpt-oss day 0): Mxfp4MoEMethod._should_use_marlin gives
+//     Marlin off SM100 when triton_kernels does not import, and FlashInfer
+//     only on is_device_capability(100) (quantization/mxfp4.py);
+//   - v0.11.0–v0.11.2: get_mxfp4_backend's FlashInfer branches need
+//     is_device_capability(100) (SM90 for the opt-in BF16 one), then Marlin
+//     when get_device_capability()[0] < 9 or triton_kernels is missing —
+//     vLLM shipped no triton_kernels before v0.12.0 (no requirement, no
+//     cmake/external_projects/triton_kernels.cmake), so a default install
+//     ran Marlin (with triton_kernels installed by hand: Triton);
+//   - v0.12.0–v0.19.x: triton_kernels_supported requires (9, 0) <= cap <
+//     (11, 0) ("SM120 needs this fix: triton-lang/triton PR #8498"), so
+//     Marlin; FlashInfer needs capability 100 (family 100 from v0.13.0);
+//   - v0.20.0–v0.24.0 (fused_moe/oracle/mxfp4.py): with no activation
+//     requested only the BF16-activation backends stay (_filter_by_activation);
+//     FlashInfer TRT-LLM needs the SM100 family (experts/trtllm_mxfp4_moe.py
+//     _supports_current_device), OAI Triton (9, 0) <= cap < (11, 0)
+//     (experts/gpt_oss_triton_kernels_moe.py), FlashInfer CUTLASS takes
+//     (kMxfp4Static, None) only on is_device_capability(90)
+//     (flashinfer_cutlass_moe.py _supports_quant_scheme; SM120 only for
+//     NVFP4 and MXFP8 activations), AITER is ROCm's: MARLIN
+//     (MarlinExperts: CUDA, capability >= 7.5) is the first that accepts.
+//
+// The same (9, 0) <= cap < (11, 0) gate in every tag from v0.15.0 to
+// v0.24.0 was checked by grep; the selection's other branches were read at
+// v0.14.0, v0.17.0, v0.20.0 and v0.24.0 only.
+var mxfp4MarlinSM120 = Span{Since: v0101, Confirmed: v0101}
+
+const srcMXFP4MoESM120 = "SM120 → Marlin: quantization/mxfp4.py at v0.10.1 and v0.11.0 (Marlin without triton_kernels, which vLLM shipped from v0.12.0: cmake/external_projects/triton_kernels.cmake), " +
+	"v0.12.0 and v0.14.0 (triton_kernels gate (9, 0) <= cap < (11, 0), FlashInfer on capability 100 only); " +
+	"fused_moe/oracle/mxfp4.py at v0.20.0 and v0.24.0 with experts/trtllm_mxfp4_moe.py (SM100 family), experts/gpt_oss_triton_kernels_moe.py (< (11, 0)), " +
+	"flashinfer_cutlass_moe.py (MXFP4 × BF16 on SM90 only), marlin_moe.py MarlinExperts (capability >= 7.5)"
 
 // envTrue reads a boolean environment variable as vLLM's envs.py does for
 // these flags (int(value) != 0, or "true").

@@ -79,3 +79,33 @@ func TestMXFP4MoEBackendROCm(t *testing.T) {
 		}
 	}
 }
+
+// SM120 (RTX PRO 6000 Blackwell) runs Marlin on every release from gpt-oss's
+// first: FlashInfer wants capability 100 (the SM100 family), the Triton gate
+// stops below 11.0 (or triton_kernels was not shipped), FlashInfer CUTLASS
+// takes MXFP4 × BF16 on SM90 only. VLLM_MXFP4_USE_MARLIN keeps it there.
+func TestMXFP4MoEBackendSM120(t *testing.T) {
+	for _, tc := range []struct {
+		version string
+		kernel  MXFP4MoEKernel
+	}{
+		{"0.10.1", MXFP4MoEMarlin},
+		{"0.11.0", MXFP4MoEMarlin},
+		{"0.14.0", MXFP4MoEMarlin},
+		{"0.20.0", MXFP4MoEMarlin},
+		{"0.24.0", MXFP4MoEMarlin},
+		{"0.10.0", MXFP4MoEUnknown},
+	} {
+		r, _, err := ResolveString(tc.version)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := r.MXFP4MoEBackend(12, nil)
+		if b.Kernel != tc.kernel || b.Verified != (tc.kernel != MXFP4MoEUnknown) {
+			t.Errorf("%s SM120: %q (verified %v), want %q", tc.version, b.Kernel, b.Verified, tc.kernel)
+		}
+		if tc.kernel != MXFP4MoEUnknown && !strings.Contains(b.Source, "SM120 → Marlin") {
+			t.Errorf("%s SM120: source %q does not cite the SM120 reading", tc.version, b.Source)
+		}
+	}
+}

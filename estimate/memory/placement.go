@@ -344,7 +344,7 @@ func expertShares(in *input.Input, pc catalog.ParamCounts, moeN int) []Share {
 			rule = fmt.Sprintf("%d of %d logical experts per GPU (EP = %d), %d MoE layers", perRank, m.NumExperts, ep, moeN)
 		}
 		p, st := expertParamsPerRank(in, 1)
-		out = append(out, Share{CompRouted, pc.RoutedExperts, mf * float64(perRank) * p, rule + kimiPadText(in), mf * float64(perRank) * st})
+		out = append(out, Share{CompRouted, pc.RoutedExperts, mf * float64(perRank) * p, rule + kimiPadText(in) + mxfp4PadText(in, 1), mf * float64(perRank) * st})
 		if in.EnableEPLB && in.NumRedundantExperts > 0 {
 			phys := (m.NumExperts + in.NumRedundantExperts) / ep
 			red := phys - perRank
@@ -357,7 +357,7 @@ func expertShares(in *input.Input, pc catalog.ParamCounts, moeN int) []Share {
 		if ep > 1 {
 			rule = fmt.Sprintf("all %d experts on every GPU, each split over TP×DP = %d ranks (no expert parallel: flattened TP), %d MoE layers", m.NumExperts, ep, moeN)
 		}
-		out = append(out, Share{CompRouted, pc.RoutedExperts, mf * float64(m.NumExperts) * p, rule + kimiPadText(in), mf * float64(m.NumExperts) * st})
+		out = append(out, Share{CompRouted, pc.RoutedExperts, mf * float64(m.NumExperts) * p, rule + kimiPadText(in) + mxfp4PadText(in, ep), mf * float64(m.NumExperts) * st})
 	}
 	if pc.SharedPerLayer > 0 {
 		out = append(out, share(CompShared, pc.SharedExperts, mf*pc.SharedPerLayer/float64(l.TP),
@@ -393,9 +393,9 @@ func expertParamsPerRank(in *input.Input, shards int) (params, stored float64) {
 		// gpt-oss's Mxfp4MoEMethod rounds them up first.
 		return params, params
 	}
-	hp, ip := mxfp4Padding(in.GPU)
-	h := float64(roundUp(m.ExpertHidden(), hp))
-	im := float64(roundUp(ceilDiv(m.MoEIntermediateSize, shards), ip))
+	pad := mxfp4Padding(in)
+	h := float64(roundUp(m.ExpertHidden(), pad.hidden))
+	im := float64(roundUp(ceilDiv(m.MoEIntermediateSize, shards), pad.inter))
 	return params, expertElems(m, h, im)
 }
 
@@ -406,6 +406,31 @@ func kimiPadText(in *input.Input) string {
 		return fmt.Sprintf("; stored %d wide, not %d: vLLM's KimiMoE pads a TP rank's share to at least 256 (256 × TP %d)", pi, m.MoEIntermediateSize, in.Layout.TP)
 	}
 	return ""
+}
+
+// mxfp4PadText says how gpt-oss's MXFP4 experts are padded, with shards
+// ranks sharing each expert, and flags a padding assumed for want of the
+// release's kernel ("" when the experts are not padded MXFP4).
+func mxfp4PadText(in *input.Input, shards int) string {
+	m := in.Model
+	if in.WeightsDType != "mxfp4" || m.Quant.Format == catalog.FormatMXFP4 || m.KimiPaddedMoEIntermediate(in.Layout.TP) > m.MoEIntermediateSize {
+		return ""
+	}
+	pad := mxfp4Padding(in)
+	h, i := roundUp(m.ExpertHidden(), pad.hidden), roundUp(ceilDiv(m.MoEIntermediateSize, shards), pad.inter)
+	kernel := string(pad.kernel)
+	if kernel == "" {
+		kernel = "ROCm's MXFP4 MoE (any kernel: the release pads alike)"
+	}
+	s := fmt.Sprintf("; MXFP4 experts stored %d × %d (hidden × intermediate per rank), padded for %s (vllm.Release.MXFP4ExpertPadding)", h, i, kernel)
+	if pad.standIn {
+		s = fmt.Sprintf("; MXFP4 experts counted %d × %d (hidden × intermediate per rank): %s's create_weights pads only the intermediate, to 64, "+
+			"but logs of this path load more; Marlin's padding stands in as the measured figure (memory.tritonLoadedStandIn)", h, i, pad.kernel)
+	}
+	if pad.assumed {
+		s = fmt.Sprintf("; MXFP4 experts stored %d × %d (hidden × intermediate per rank): ASSUMED %s's padding, the release's kernel on this GPU is not pinned", h, i, pad.kernel)
+	}
+	return s
 }
 
 // expertElems is one expert of width im over hidden h: gate, up and down
