@@ -532,6 +532,9 @@ func (a *pdAdvisor) moreInstances(v *slo.Verdict, role string, base *pdEdit) []p
 		// would (not evaluated) rather than leave only a worse layout.
 		best.line += fmt.Sprintf(", the best of the %d such layouts that fit, not better than %s without them; not evaluated: %s", fit, figure(v, ref), otherWords(v, role))
 	}
+	if best != nil && best.verdict2 == slo.VerdictFail {
+		best.line = noLayoutMeets(v, role, now.TotalGPUs(), fit, best)
+	}
 	if best != nil {
 		*best = a.withSideEffects(*best, v, bestVs)
 	}
@@ -542,6 +545,18 @@ func (a *pdAdvisor) moreInstances(v *slo.Verdict, role string, base *pdEdit) []p
 		return nil
 	}
 	return []pdClaim{*best}
+}
+
+// noLayoutMeets is moreInstances' line when even its best layout fails
+// v: no split of the pool's GPUs it tried meets the target, so the line
+// says so and points at what it did not try, rather than offering a
+// failing layout as what it would take (qa45b F6: DeepSeek-V4-Flash P/D on
+// 2 × 8 B200, whose prefill pool runs at 102% of its capacity, was offered
+// 8 × TP 1 at 6.98 s and 2 × DP 4 at 8.79 s against targets of 3 and
+// 5 s, both FAIL). The best layout's figure stays, for what it gains.
+func noLayoutMeets(v *slo.Verdict, role string, gpus, fit int, best *pdClaim) string {
+	return fmt.Sprintf("no split of the %s pool's %d GPUs meets it: the best of the %d other layouts that fit, %s, gives %s (FAIL) in the P/D model on that spec; not evaluated: %s",
+		role, gpus, fit, best.edit.what, figure(v, best.figure), otherWords(v, role))
 }
 
 // betterLayout reports whether layout claim c is a better line for
