@@ -531,6 +531,8 @@ func (a *pdAdvisor) moreInstances(v *slo.Verdict, role string, base *pdEdit) []p
 		// qa44c F7: no layout of the binding pool helps, so say what
 		// would (not evaluated) rather than leave only a worse layout.
 		best.line += fmt.Sprintf(", the best of the %d such layouts that fit, not better than %s without them; not evaluated: %s", fit, figure(v, ref), otherWords(v, role))
+	} else if best != nil && base == nil && best.verdict2 == slo.VerdictFail {
+		best.line = noLayoutMeets(v, role, now.TotalGPUs(), fit, best)
 	}
 	if best != nil {
 		*best = a.withSideEffects(*best, v, bestVs)
@@ -542,6 +544,22 @@ func (a *pdAdvisor) moreInstances(v *slo.Verdict, role string, base *pdEdit) []p
 		return nil
 	}
 	return []pdClaim{*best}
+}
+
+// noLayoutMeets is moreInstances' line when even its best layout fails
+// v: no split of the pool's GPUs it tried meets the target, so the line
+// says so and points at what it did not try, rather than offering a
+// failing layout as what it would take (qa45b F6: DeepSeek-V4-Flash P/D on
+// 2 × 8 B200, whose prefill pool runs at 102% of its capacity, was offered
+// 8 × TP 1 at 6.98 s and 2 × DP 4 at 8.79 s against targets of 3 and
+// 5 s, both FAIL). The best layout's figure stays, for what it gains.
+func noLayoutMeets(v *slo.Verdict, role string, gpus, fit int, best *pdClaim) string {
+	which := fmt.Sprintf("the best of the %d other layouts that fit", fit)
+	if fit == 1 {
+		which = "the only other layout that fits"
+	}
+	return fmt.Sprintf("no split of the %s pool's %d GPUs meets it: %s, %s, gives %s (FAIL) in the P/D model on that spec; not evaluated: %s",
+		role, gpus, which, best.edit.what, figure(v, best.figure), otherWords(v, role))
 }
 
 // betterLayout reports whether layout claim c is a better line for

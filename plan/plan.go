@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"slices"
 	"sort"
 	"sync"
 
@@ -518,30 +519,65 @@ func topGroups(ranked []*evaluated, n int) []*evaluated {
 // ranking run put TP 1 × 4 first; check's run missed all three SLOs, one
 // fail and two point misses, against #2's one fail and one point miss,
 // and plan printed it first anyway): it then ranks by check's figures,
-// which it prints, and the new best is confirmed in turn, at most
-// maxConfirm runs, so the list always follows the stated key over the
-// figures it prints (a #1 left unconfirmed says "ranking simulation").
-// It runs before the list is cut to --top, so a shorter list stays a
-// prefix of a longer one.
+// which it prints, and the new best is confirmed in turn, so the list
+// always follows the stated key over the figures it prints. A candidate
+// listed above the spec's own settings, which are simulated as check
+// does (settle), is confirmed too (toConfirm): plan never puts a
+// candidate ahead of the spec's own on a cheaper figure than the one it
+// is compared with. It runs before the list is cut to --top, so a
+// shorter list stays a prefix of a longer one. At most maxConfirm runs
+// (a #1 left unconfirmed says "ranking simulation").
 func confirm(fit []*evaluated, seed uint64, slots []sloSlot) {
-	for range maxConfirm {
-		ranked := rankActual(fit)
-		if len(ranked) == 0 || ranked[0].Confirmed {
+	for runs := 0; runs < maxConfirm; {
+		batch := toConfirm(rankActual(fit), min(simBatch, maxConfirm-runs))
+		if len(batch) == 0 {
 			return
 		}
-		e := ranked[0]
-		if e.pd != nil {
-			e.Confirmed = true // a P/D ranking run is check's own (simulatePD)
-			return
+		// Each run writes only its candidate; the next batch is chosen
+		// on all of their figures, so the outcome does not depend on
+		// which finishes first.
+		var wg sync.WaitGroup
+		for _, e := range batch {
+			if e.pd == nil { // a P/D ranking run is check's own (simulatePD)
+				wg.Go(func() { simulateWith(e, seed, slots, 0) })
+			}
 		}
-		simulateWith(e, seed, slots, 0)
-		e.Confirmed = true
+		wg.Wait()
+		for _, e := range batch {
+			e.Confirmed = true
+		}
+		runs += len(batch)
 	}
 }
 
-// maxConfirm bounds the check-sized runs confirm spends when check's run
-// demotes #1 (each costs several ranking runs).
-const maxConfirm = 3
+// toConfirm is the first n candidates of ranked (rankActual's order) that
+// confirm must simulate as check does and has not: #1, and the group
+// leaders of the settled places (settledTop, whatever --top is) ranked
+// above the spec's own settings.
+func toConfirm(ranked []*evaluated, n int) []*evaluated {
+	leaders := topGroups(ranked, settledTop)
+	own := slices.IndexFunc(leaders, func(e *evaluated) bool { return e.Own })
+	var out []*evaluated
+	for i, e := range leaders {
+		if len(out) == n || i > 0 && (own < 0 || i >= own) {
+			// below (or at) the spec's own place, or no own settings
+			// among the settled places: only #1 is confirmed
+			break
+		}
+		if !e.Confirmed {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// maxConfirm bounds the check-sized runs confirm spends (each costs
+// several ranking runs). The ranking runs can put every variant of one
+// layout above check's figure: DeepSeek-V4-Pro DP 32 on an NVL72 at 2,048
+// sessions (qa45b F2), TTFT p50 1.7 s in every ranking run and 3.2–3.8 s
+// in check's, so each confirmation demoted its candidate and three left
+// an unconfirmed #1 that check failed; it took six.
+const maxConfirm = 12
 
 func simulate(e *evaluated, seed uint64, slots []sloSlot) { simulateWith(e, seed, slots, rankRequests) }
 

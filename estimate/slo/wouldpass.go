@@ -101,7 +101,7 @@ const sessionsReachingTries = 3
 func sessionsReaching(v *Verdict, edit func(int) specEdit, from, dp, limit int, wp *wouldPassCheck) (int, float64, string) {
 	tried := ""
 	for i, try := 0, from; i < sessionsReachingTries && try > 0; i++ {
-		got, pass := wp.meets(v, edit(try))
+		got, pass := wp.settle(v, edit(try))
 		if pass {
 			return try, got, tried
 		}
@@ -373,7 +373,7 @@ func (ls *loadSearch) confirmLoad(n int, q string, target, lo, full, loGot float
 	}
 	ls.wp.prefetchMeets(&v, edits)
 	for _, load := range loads {
-		got, pass := ls.wp.meets(&v, edit(load))
+		got, pass := ls.wp.settle(&v, edit(load))
 		if pass {
 			j, ok := ls.wp.judged(&v, edit(load))
 			if ok && j.Verdict == VerdictPass {
