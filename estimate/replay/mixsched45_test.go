@@ -196,3 +196,35 @@ func TestLoadedDecodeStep(t *testing.T) {
 	}
 	t.Logf("simulated decode-only (n / median ms), full-budget mixed steps (n / median ms), TPOT published / simulated, TTFT median published / all-at-once run, TTFT mean published / all-at-once run / point:\n%s", b.String())
 }
+
+// TestScicomIngestRounds prints every scicom row's published mean TTFT
+// beside the replay's point with the API server's event-loop passes
+// (perf.UseIngestRounds) off, as committed, and on (analysis: the first
+// tokens of a re-sent wave reach the client in growing bursts).
+func TestScicomIngestRounds(t *testing.T) {
+	if !*mixSched {
+		t.Skip("analysis: run with -mixsched")
+	}
+	defer func(v bool) { perf.UseIngestRounds = v }(perf.UseIngestRounds)
+	var b strings.Builder
+	in := [2]int{}
+	for _, r := range targetableRows(t) {
+		if !strings.HasPrefix(r.ID, "scicom-") {
+			continue
+		}
+		var mean [2]float64
+		for k, on := range []bool{false, true} {
+			perf.UseIngestRounds = on
+			o, _, _, err := runRow(r, perf.DefaultEfficiency, Options{Seed: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			mean[k] = o.TTFT.Mean * 1e3
+			if e := mean[k]/r.Figures.TTFTMs.Mean.V - 1; e <= 0.3 && e >= -0.3 {
+				in[k]++
+			}
+		}
+		fmt.Fprintf(&b, "| %s | %.0f | %.0f | %.0f |\n", strings.TrimPrefix(r.ID, "scicom-"), r.Figures.TTFTMs.Mean.V, mean[0], mean[1])
+	}
+	t.Logf("scicom mean TTFT, published / rounds off / on (within ±30%%: %d / %d):\n%s", in[0], in[1], b.String())
+}
