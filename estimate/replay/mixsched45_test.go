@@ -228,3 +228,75 @@ func TestScicomIngestRounds(t *testing.T) {
 	}
 	t.Logf("scicom mean TTFT, published / rounds off / on (within ±30%%: %d / %d):\n%s", in[0], in[1], b.String())
 }
+
+// TestLoadedDecodeTerms prints the step model's terms for a decode-only
+// step of the scicom TP8 rows at 25–200 sessions and 128–4096 tokens of
+// context: which term carries the context and the batch (analysis).
+func TestLoadedDecodeTerms(t *testing.T) {
+	if !*mixSched {
+		t.Skip("analysis: run with -mixsched")
+	}
+	var b strings.Builder
+	b.WriteString("| model | decodes | ctx | total | dense | attention | memory | compute | TP | gaps | host | overhead | binding |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+	for _, r := range targetableRows(t) {
+		if r.ID != "scicom-qwen3-14b-h100-vllm-tp8dp1-128x128-c100-20260409" && r.ID != "scicom-llama31-70b-h100-vllm-tp8dp1-128x128-c100-20260409" {
+			continue
+		}
+		_, sm, _, err := runRow(r, perf.DefaultEfficiency, Options{Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range []int{25, 100, 200} {
+			for _, ctx := range []float64{192, 1088, 4160} {
+				st := sm.StepUniform(perf.RankLoad{DecodeSeqs: float64(n), DecodeCtx: float64(n) * ctx})
+				ms := func(s float64) float64 { return s * 1e3 }
+				fmt.Fprintf(&b, "| %s | %d | %.0f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %s |\n", r.Model.Catalog, n, ctx, ms(st.TotalS), ms(st.DenseS),
+					ms(st.AttentionS), ms(st.MemoryS), ms(st.ComputeS), ms(st.TPS), ms(st.KernelGapsS), ms(st.HostS), ms(st.OverheadS), st.Binding())
+			}
+		}
+	}
+	t.Logf("decode-only step terms (ms):\n%s", b.String())
+}
+
+// loadedDecodePublished is the median decode-only step (ms) read from the
+// published per-request ITLs of the scicom TP8 runs (steps with at least
+// 90% of the sessions decoding and no first token: mixsched45's clustering
+// of llm-benchmaq@123eefe's JSONs), by model, prompt length and sessions.
+var loadedDecodePublished = map[string]map[int]map[int]float64{
+	"qwen3-14b": {1024: {25: 4.84, 50: 6.04, 100: 8.24, 200: 12.20}, 2048: {25: 5.04, 50: 6.43, 100: 8.99, 200: 13.56},
+		4096: {25: 5.40, 50: 7.31, 100: 10.34, 200: 16.18}},
+	"llama-3.1-70b": {1024: {25: 12.02, 50: 13.88, 100: 16.98, 200: 17.90}, 2048: {25: 12.38, 50: 14.69, 100: 18.38, 200: 24.17},
+		4096: {25: 13.08, 50: 16.35, 100: 21.23, 200: 30.40}},
+}
+
+// TestLoadedDecodeExposed sets the published decode-only step against the
+// step model's GPU side (its total less the exposed host time) at the same
+// load, every session decoding at the prompt plus half the output: what is
+// left, and left per decoding request (analysis).
+func TestLoadedDecodeExposed(t *testing.T) {
+	if !*mixSched {
+		t.Skip("analysis: run with -mixsched")
+	}
+	var b strings.Builder
+	b.WriteString("| model | prompt | sessions | published | GPU side | host as priced | published − GPU | per request (µs) |\n|---|---|---|---|---|---|---|---|\n")
+	for _, r := range targetableRows(t) {
+		if r.ID != "scicom-qwen3-14b-h100-vllm-tp8dp1-128x128-c100-20260409" && r.ID != "scicom-llama31-70b-h100-vllm-tp8dp1-128x128-c100-20260409" {
+			continue
+		}
+		_, sm, _, err := runRow(r, perf.DefaultEfficiency, Options{Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pub := loadedDecodePublished[r.Model.Catalog]
+		for _, in := range []int{1024, 2048, 4096} {
+			for _, n := range []int{25, 50, 100, 200} {
+				ctx := float64(in + 64)
+				st := sm.StepUniform(perf.RankLoad{DecodeSeqs: float64(n), DecodeCtx: float64(n) * ctx})
+				gpu := (st.TotalS - st.OverheadS) * 1e3
+				d := pub[in][n] - gpu
+				fmt.Fprintf(&b, "| %s | %d | %d | %.2f | %.2f | %.2f | %.2f | %.1f |\n", r.Model.Catalog, in, n, pub[in][n], gpu, st.HostS*1e3, d, d/float64(n)*1e3)
+			}
+		}
+	}
+	t.Logf("decode-only step, published against the step model's GPU side (ms):\n%s", b.String())
+}
