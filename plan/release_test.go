@@ -9,13 +9,14 @@ import (
 
 // TestSpaceByRelease: plan's layouts are the ones the release can express
 // (resolve.Place, the generator's rule): on the reference hardware with
-// vLLM 0.8.3 no DP > 1 (--data-parallel-size came in 0.8.4), with 0.7.3
+// vLLM 0.8.2 no DP > 1 (--data-parallel-size came in 0.8.3: read at the
+// v0.8.2 and v0.8.3 tags), with 0.7.3
 // no expert parallelism either.
 func TestSpaceByRelease(t *testing.T) {
 	for _, tt := range []struct {
 		version string
 		ep      bool
-	}{{"0.7.3", false}, {"0.8.3", true}} {
+	}{{"0.7.3", false}, {"0.8.2", true}} {
 		d, ds := spec.Load("../examples/deepseek-v3-32xh20.yaml")
 		if ds.HasErrors() {
 			t.Fatal(ds)

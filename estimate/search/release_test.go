@@ -27,7 +27,8 @@ func autoAt(t *testing.T, v string) input.Input {
 
 // TestCandidatesByRelease: the search offers only layouts the release can
 // express (resolve.Place): no expert parallelism before 0.8.0, no DP
-// before 0.8.4, both from then on.
+// before 0.8.3 (--data-parallel-size and V1's DPAsyncMPClient, read at
+// the v0.8.2 and v0.8.3 tags), both from then on.
 func TestCandidatesByRelease(t *testing.T) {
 	for _, tt := range []struct {
 		version    string
@@ -35,8 +36,8 @@ func TestCandidatesByRelease(t *testing.T) {
 		candidates bool
 	}{
 		{"0.7.3", false, false, true},
-		{"0.8.3", true, false, true},
-		{"0.8.4", true, true, true},
+		{"0.8.2", true, false, true},
+		{"0.8.3", true, true, true},
 	} {
 		in := autoAt(t, tt.version)
 		cands := candidateLayouts(&in)
