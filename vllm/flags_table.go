@@ -92,6 +92,12 @@ const srcKVDTypes028 = "vllm/config/cache.py CacheDType at the v0.28.0 tag 2cf0a
 	"int4_per_token_head, nvfp4_4over6 added to the 0.22.1 dump's list; PR #45187 (nvfp4_4over6, opened 2026-06-10); PR #48842 (2026-07-16: int4_per_token_head on main); " +
 	"first release 0.23-0.28 unverified"
 
+// srcBlockSizeTags: --block-size's choices at every release tag 0.5.3-0.24.0.
+var srcBlockSizeTags = srcTagRead("v0.5.3-v0.24.0 (choices=[8, 16, 32] to v0.5.4; [8, 16, 32, 128, 256, 512, 1024, 2048] at v0.5.5; "+
+	"[8, 16, 32] at v0.6.0-v0.6.3.post1 and v0.6.5; [8, 16, 32, 64, 128] at v0.6.4, v0.6.4.post1 and v0.6.6-v0.8.4; "+
+	"CacheConfig BlockSize Literal[1, 8, 16, 32, 64, 128] v0.8.5-v0.11.0, + 256 v0.11.1-v0.17.1; an int field from v0.18.0)",
+	"vllm/engine/arg_utils.py, vllm/config.py / vllm/config/cache.py")
+
 // kvDTypes050 etc. are --kv-cache-dtype choices per release span.
 var (
 	kvDTypes050  = []string{"auto", "fp8", "fp8_e4m3", "fp8_e5m2"}
@@ -107,7 +113,9 @@ var (
 	// 0.28.0's CacheDType has (srcKVDTypes028).
 	kvDTypes0230   = append(append([]string{}, kvDTypes0220...), "int4_per_token_head", "nvfp4_4over6")
 	blockSizes05   = []string{"8", "16", "32"}
-	blockSizes064  = []string{"1", "8", "16", "32", "64", "128"}
+	blockSizes055  = []string{"8", "16", "32", "128", "256", "512", "1024", "2048"}
+	blockSizes064  = []string{"8", "16", "32", "64", "128"}
+	blockSizes085  = []string{"1", "8", "16", "32", "64", "128"}
 	blockSizes0111 = []string{"1", "8", "16", "32", "64", "128", "256"}
 	dtypes         = []string{"auto", "bfloat16", "float", "float16", "float32", "half"}
 	execBackends05 = []string{"ray", "mp"}
@@ -246,14 +254,27 @@ var flagTable = []Flag{
 	{Name: "kv-cache-dtype", Kind: String, Choices: kvDTypes0230, Default: "auto", Span: Span{Since: v0230, Confirmed: v0280},
 		Doc:    "KV cache storage type (adds int4_per_token_head and nvfp4_4over6; the first release with them, 0.23-0.28, is unverified)",
 		Source: srcKVDTypes028 + "; turboquant presets: " + srcTurboQuant},
-	{Name: "block-size", Kind: Int, Choices: blockSizes05, Span: Span{Since: vPre, Removed: v064},
-		Doc: "tokens per KV block", Source: srcUsagePre05 + ", " + srcUsage063 + " ({8,16,32}); the release that widened the choices (0.6.4-0.9.0) is unverified, 0.6.4 assumed"},
-	{Name: "block-size", Kind: Int, Choices: blockSizes064, Span: Span{Since: v064, Removed: v0110, Confirmed: v090},
-		Doc: "tokens per KV block; MLA backends override it (see MLABlockSize)", Source: srcConfig09 + "; " + srcCacheLit + " (0.10.2); 0.6.4-0.8.5 unverified"},
-	{Name: "block-size", Kind: Int, Choices: blockSizes0111, Span: Span{Since: v0110, Removed: v0170, Confirmed: v0111},
-		Doc: "tokens per KV block; MLA backends override it (see MLABlockSize)", Source: srcCacheLit + " (0.11.1 and 0.16.0 add 256); 0.11.0 unverified"},
-	{Name: "block-size", Kind: Int, Span: Span{Since: v0170, Confirmed: v0220}, Doc: "tokens per KV block (free int; MLA backends override it)",
-		Source: srcDump + "; docs.vllm.ai/en/v{0.26.0,0.29.0}/api/vllm/config/cache (int field); 0.17-0.22.0 unverified"},
+	// block-size: choices pinned per release by the tags (tools/flagspans/choices.py,
+	// tag_choices_table.go): 0.5.5 and 0.6.4/0.6.6 widened them, 0.6.0 and 0.6.5
+	// narrowed them back, 1 came with 0.8.5 and 256 with 0.11.1 (choices45).
+	{Name: "block-size", Kind: Int, Choices: blockSizes05, Span: Span{Since: vPre, Removed: v055},
+		Doc: "tokens per KV block", Verified: true, Source: srcBlockSizeTags + "; " + srcUsagePre05},
+	{Name: "block-size", Kind: Int, Choices: blockSizes055, Span: Span{Since: v055, Removed: v060},
+		Doc: "tokens per KV block", Verified: true, Source: srcBlockSizeTags},
+	{Name: "block-size", Kind: Int, Choices: blockSizes05, Span: Span{Since: v060, Removed: v064},
+		Doc: "tokens per KV block", Verified: true, Source: srcBlockSizeTags + "; " + srcUsage063},
+	{Name: "block-size", Kind: Int, Choices: blockSizes064, Span: Span{Since: v064, Removed: v065},
+		Doc: "tokens per KV block", Verified: true, Source: srcBlockSizeTags},
+	{Name: "block-size", Kind: Int, Choices: blockSizes05, Span: Span{Since: v065, Removed: v066},
+		Doc: "tokens per KV block", Verified: true, Source: srcBlockSizeTags},
+	{Name: "block-size", Kind: Int, Choices: blockSizes064, Span: Span{Since: v066, Removed: v085},
+		Doc: "tokens per KV block", Verified: true, Source: srcBlockSizeTags},
+	{Name: "block-size", Kind: Int, Choices: blockSizes085, Span: Span{Since: v085, Removed: v0111},
+		Doc: "tokens per KV block; MLA backends override it (see MLABlockSize)", Verified: true, Source: srcBlockSizeTags + "; " + srcConfig09 + "; " + srcCacheLit + " (0.10.2)"},
+	{Name: "block-size", Kind: Int, Choices: blockSizes0111, Span: Span{Since: v0111, Removed: v0180},
+		Doc: "tokens per KV block; MLA backends override it (see MLABlockSize)", Verified: true, Source: srcBlockSizeTags + "; " + srcCacheLit + " (0.11.1 and 0.16.0 add 256)"},
+	{Name: "block-size", Kind: Int, Span: Span{Since: v0180}, Doc: "tokens per KV block (free int; MLA backends override it)",
+		Verified: true, Source: srcBlockSizeTags + "; " + srcDump + "; docs.vllm.ai/en/v{0.26.0,0.29.0}/api/vllm/config/cache (int field)"},
 	{Name: "enable-prefix-caching", Kind: StoreTrue, Span: Span{Since: vPre, Removed: v065},
 		Doc: "prefix caching (V1 default on); store_true in the old synopses", Source: srcTagRead("v0.6.4 (store_true, no --no-enable-prefix-caching) and v0.6.5 (BooleanOptionalAction, --no-enable-prefix-caching)", "vllm/engine/arg_utils.py") + "; " + srcUsagePre05 + "; " + srcUsage063 + "; kind change pinned at the tags (flagspans45); first release (before 0.5.3) not read"},
 	{Name: "enable-prefix-caching", Kind: Bool, Span: Span{Since: v065},
