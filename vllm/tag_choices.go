@@ -37,11 +37,27 @@ func tagIndex(rel string) int {
 // when the tag was not read or the option has no choices run there: absent,
 // or free at every tag).
 func tagChoicesAt(spelling, rel string) (values []string, free, dynamic, ok bool) {
+	return choicesAt(tagChoices, spelling, rel)
+}
+
+// tagEnvChoicesAt is tagChoicesAt for a variable vllm/envs.py registers
+// with env_with_choices (tagEnvChoices); values of a case-insensitive
+// variable keep their "~" mark on the first value stripped, and fold says so.
+func tagEnvChoicesAt(name, rel string) (values []string, fold, free, dynamic, ok bool) {
+	values, free, dynamic, ok = choicesAt(tagEnvChoices, name, rel)
+	if len(values) > 0 && strings.HasPrefix(values[0], "~") {
+		values[0], fold = values[0][1:], true
+	}
+	return values, fold, free, dynamic, ok
+}
+
+// choicesAt reads one table of choice runs (tagChoicesAt).
+func choicesAt(table map[string][]choiceRun, name, rel string) (values []string, free, dynamic, ok bool) {
 	i := tagIndex(rel)
 	if i < 0 {
 		return nil, false, false, false
 	}
-	for _, r := range tagChoices[spelling] {
+	for _, r := range table[name] {
 		a, b := tagIndex(r.first), tagIndex(r.last)
 		if a < 0 || b < 0 || i < a || i > b {
 			continue

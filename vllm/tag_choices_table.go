@@ -284,3 +284,78 @@ var tagChoices = map[string][]choiceRun{
 		{"0.10.0", "0.24.0", "critical|debug|error|info|trace|warning"},
 	},
 }
+
+// tagEnvChoices: tagChoices for the variables vllm/envs.py registers with
+// env_with_choices (and its list/set forms); "~" before the values: matched
+// case-insensitively (case_sensitive=False). Other variables are free.
+var tagEnvChoices = map[string][]choiceRun{
+	"CMAKE_BUILD_TYPE": {
+		{"0.4.2", "0.10.2", "*"},
+		{"0.11.0", "0.24.0", "Debug|Release|RelWithDebInfo"},
+	},
+	"GPT_OSS_SYSTEM_TOOL_MCP_LABELS": {
+		{"0.11.0", "0.11.0", "container|code_interpreter|web_search_preview"},
+	},
+	"VLLM_ALL2ALL_BACKEND": {
+		{"0.9.0", "0.10.2", "*"},
+		{"0.11.0", "0.14.1", "naive|pplx|deepep_high_throughput|deepep_low_latency|allgather_reducescatter|flashinfer_all2allv"},
+		{"0.15.0", "0.15.1", "naive|pplx|deepep_high_throughput|deepep_low_latency|mori|allgather_reducescatter|flashinfer_all2allv"},
+	},
+	"VLLM_ATTENTION_BACKEND": {
+		{"0.4.2", "0.10.2", "*"},
+		{"0.11.0", "0.14.1", "?"},
+	},
+	"VLLM_COMPILE_CACHE_SAVE_FORMAT": {
+		{"0.11.1", "0.24.0", "binary|unpacked"},
+	},
+	"VLLM_DEEP_GEMM_WARMUP": {
+		{"0.11.1", "0.24.0", "skip|full|relax"},
+	},
+	"VLLM_FLASHINFER_ALLREDUCE_BACKEND": {
+		{"0.17.0", "0.24.0", "auto|trtllm|mnnvl"},
+	},
+	"VLLM_FLASHINFER_MOE_BACKEND": {
+		{"0.10.1", "0.10.2", "*"},
+		{"0.11.0", "0.11.2", "throughput|latency"},
+		{"0.12.0", "0.21.0", "throughput|latency|masked_gemm"},
+		{"0.22.0", "0.23.0", "*"},
+	},
+	"VLLM_FLOAT32_MATMUL_PRECISION": {
+		{"0.13.0", "0.13.0", "~ieee|tf32"},
+		{"0.14.0", "0.24.0", "~highest|high|medium"},
+	},
+	"VLLM_GPT_OSS_SYSTEM_TOOL_MCP_LABELS": {
+		{"0.11.1", "0.24.0", "container|code_interpreter|web_search_preview"},
+	},
+	"VLLM_KV_CACHE_LAYOUT": {
+		{"0.9.2", "0.10.2", "*"},
+		{"0.11.0", "0.24.0", "NHD|HND"},
+	},
+	"VLLM_MARLIN_INPUT_DTYPE": {
+		{"0.12.0", "0.24.0", "int8|fp8"},
+	},
+	"VLLM_MM_HASHER_ALGORITHM": {
+		{"0.15.0", "0.24.0", "~blake3|sha256|sha512"},
+	},
+	"VLLM_NVFP4_GEMM_BACKEND": {
+		{"0.11.1", "0.14.1", "flashinfer-cudnn|flashinfer-trtllm|flashinfer-cutlass|cutlass"},
+		{"0.15.0", "0.19.1", "flashinfer-cudnn|flashinfer-trtllm|flashinfer-cutlass|cutlass|marlin"},
+		{"0.20.0", "0.21.0", "flashinfer-cudnn|flashinfer-trtllm|flashinfer-cutlass|cutlass|marlin|emulation"},
+		{"0.22.0", "0.23.0", "*"},
+	},
+	"VLLM_ROCM_QUICK_REDUCE_QUANTIZATION": {
+		{"0.9.2", "0.10.2", "*"},
+		{"0.11.0", "0.24.0", "FP|INT8|INT6|INT4|NONE"},
+	},
+	"VLLM_SSM_CONV_STATE_LAYOUT": {
+		{"0.20.0", "0.24.0", "SD|DS"},
+	},
+	"VLLM_USE_RAY_COMPILED_DAG_CHANNEL_TYPE": {
+		{"0.8.3", "0.10.2", "*"},
+		{"0.11.0", "0.24.0", "auto|nccl|shm"},
+	},
+	"VLLM_WORKER_MULTIPROC_METHOD": {
+		{"0.4.2", "0.10.2", "*"},
+		{"0.11.0", "0.24.0", "spawn|fork"},
+	},
+}

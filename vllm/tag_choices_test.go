@@ -2,6 +2,7 @@ package vllm
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -125,5 +126,94 @@ func TestTagFlag(t *testing.T) {
 		if p != c.present || r != c.read {
 			t.Errorf("TagFlag(%q, %s) = %v, %v; want %v, %v", c.spelling, c.version, p, r, c.present, c.read)
 		}
+	}
+}
+
+// containsFold is slices.Contains, case-insensitive when fold.
+func containsFold(list []string, v string, fold bool) bool {
+	for _, x := range list {
+		if x == v || (fold && strings.EqualFold(x, v)) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestEnvChoicesAtTags is TestFlagChoicesAtTags for the vLLM variables
+// vlaunch gives choices: where the tag's vllm/envs.py registers the
+// variable with env_with_choices, every value it lists must be among
+// vlaunch's choices, and a value vlaunch is certain of must be listed.
+// A variable envs.py reads without a list (free) is compared nowhere: its
+// users may check it (VLLM_ALL2ALL_BACKEND before 0.11.0), not read here.
+func TestEnvChoicesAtTags(t *testing.T) {
+	rs := tagCheckedReleases(t)
+	compared := 0
+	for _, n := range envNames() {
+		for _, r := range rs {
+			rel := r.Version.String()
+			e, ok := r.Env(n)
+			if !ok || len(e.Choices) == 0 {
+				continue
+			}
+			vals, fold, _, _, ok := tagEnvChoicesAt(n, rel)
+			if !ok || len(vals) == 0 {
+				continue
+			}
+			compared++
+			for _, v := range vals {
+				if !containsFold(e.Choices, v, fold) {
+					t.Errorf("%s=%s: the v%s tag accepts it, vlaunch does not list it", n, v, rel)
+				}
+			}
+			if !e.Certain(r.Version) {
+				continue
+			}
+			for _, c := range e.Choices {
+				if !containsFold(vals, c, fold) {
+					t.Errorf("%s=%s: the v%s tag lacks it, vlaunch is certain of it", n, c, rel)
+				}
+			}
+		}
+	}
+	t.Logf("%d (variable, release) pairs compared", compared)
+}
+
+// TestAll2AllBackendsAtTags compares the backend table (All2AllBackends,
+// All2AllBackend) with the values the release tag's parser accepts for
+// --all2all-backend (0.11.1 on) or envs.py's env_with_choices list for
+// VLLM_ALL2ALL_BACKEND (0.11.0): a name the tag accepts must be a backend
+// vlaunch takes there, and a backend vlaunch is certain of must be
+// accepted. Before 0.11.0 envs.py reads the variable free (its users check
+// the name later, not read here).
+func TestAll2AllBackendsAtTags(t *testing.T) {
+	compared := 0
+	for _, r := range tagCheckedReleases(t) {
+		rel := r.Version.String()
+		var vals []string
+		if r.All2AllVia() == ViaFlag {
+			vals, _, _, _ = tagChoicesAt("--all2all-backend", rel)
+		} else {
+			vals, _, _, _, _ = tagEnvChoicesAt("VLLM_ALL2ALL_BACKEND", rel)
+		}
+		if len(vals) == 0 {
+			continue
+		}
+		compared++
+		for _, v := range vals {
+			if v == "None" {
+				continue
+			}
+			if _, ok := r.All2AllBackend(v); !ok {
+				t.Errorf("all2all backend %s: the v%s tag accepts it, vlaunch refuses it", v, rel)
+			}
+		}
+		for _, b := range backendTable {
+			if b.Certain(r.Version) && !slices.Contains(vals, b.Name) {
+				t.Errorf("all2all backend %s: the v%s tag lacks it, vlaunch is certain of it", b.Name, rel)
+			}
+		}
+	}
+	if compared < 20 {
+		t.Errorf("%d releases compared", compared)
 	}
 }
