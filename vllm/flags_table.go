@@ -98,19 +98,27 @@ var srcBlockSizeTags = srcTagRead("v0.5.3-v0.24.0 (choices=[8, 16, 32] to v0.5.4
 	"CacheConfig BlockSize Literal[1, 8, 16, 32, 64, 128] v0.8.5-v0.11.0, + 256 v0.11.1-v0.17.1; an int field from v0.18.0)",
 	"vllm/engine/arg_utils.py, vllm/config.py / vllm/config/cache.py")
 
+// srcKVDTypeTags: --kv-cache-dtype's choices at the tags (CacheDType).
+var srcKVDTypeTags = srcTagRead("v0.5.3-v0.24.0 (choices auto, fp8, fp8_e5m2, fp8_e4m3 to v0.9.2; + fp8_inc v0.10.0; + bfloat16 v0.11.0; "+
+	"+ fp8_ds_mla v0.11.1; + float16 v0.18.0; + fp8_per_token_head, int8_per_token_head, nvfp4, turboquant_{k8v4,4bit_nc,k3v4_nc,3bit_nc} v0.20.0, "+
+	"unchanged to v0.24.0)", "vllm/engine/arg_utils.py, vllm/config.py / vllm/config/cache.py")
+
 // kvDTypes050 etc. are --kv-cache-dtype choices per release span.
 var (
 	kvDTypes050  = []string{"auto", "fp8", "fp8_e4m3", "fp8_e5m2"}
 	kvDTypes0100 = []string{"auto", "fp8", "fp8_e4m3", "fp8_e5m2", "fp8_inc"}
+	kvDTypes0110 = []string{"auto", "bfloat16", "fp8", "fp8_e4m3", "fp8_e5m2", "fp8_inc"}
 	kvDTypes0111 = []string{"auto", "bfloat16", "fp8", "fp8_ds_mla", "fp8_e4m3", "fp8_e5m2", "fp8_inc"}
+	kvDTypes0180 = []string{"auto", "bfloat16", "float16", "fp8", "fp8_ds_mla", "fp8_e4m3", "fp8_e5m2", "fp8_inc"}
 	// kvDTypes0220 holds the 0.22.1 dump's choices and the four TurboQuant
 	// presets (srcTurboQuant), which the dump's list lacks although 0.20.0
-	// already parses them (issue #23: rejected at 0.22 here, accepted there).
+	// already parses them (issue #23: rejected at 0.22 here, accepted there);
+	// exactly CacheDType at the tags v0.20.0-v0.24.0 (srcKVDTypeTags).
 	kvDTypes0220 = []string{"auto", "bfloat16", "float16", "fp8", "fp8_ds_mla", "fp8_e4m3", "fp8_e5m2", "fp8_inc",
 		"fp8_per_token_head", "int8_per_token_head", "nvfp4",
 		"turboquant_k8v4", "turboquant_4bit_nc", "turboquant_k3v4_nc", "turboquant_3bit_nc"}
-	// kvDTypes0230 adds the two values the 0.22.1 dump lacks and vLLM
-	// 0.28.0's CacheDType has (srcKVDTypes028).
+	// kvDTypes0230 adds the two values the 0.22.1 dump and the v0.24.0 tag
+	// lack and vLLM 0.28.0's CacheDType has (srcKVDTypes028).
 	kvDTypes0230   = append(append([]string{}, kvDTypes0220...), "int4_per_token_head", "nvfp4_4over6")
 	blockSizes05   = []string{"8", "16", "32"}
 	blockSizes055  = []string{"8", "16", "32", "128", "256", "512", "1024", "2048"}
@@ -244,16 +252,20 @@ var flagTable = []Flag{
 		Doc: "KV cache storage type", Verified: true,
 		Source: srcUsage050 + ", " + srcUsage063 + ", " + srcUsage066 + ", " + srcUsage081 + " ({auto,fp8,fp8_e5m2,fp8_e4m3}); " + srcConfig09 + "; fp8_inc first in 0.10.0 (below)"},
 	{Name: "kv-cache-dtype", Kind: String, Choices: kvDTypes0100, Default: "auto", Span: Span{Since: v0100, Removed: v0110},
-		Doc: "KV cache storage type", Source: "docs.vllm.ai/en/v0.10.0/api/vllm/config (CacheDType); " + srcCacheLit + " (0.10.2); 0.11.0 not read, so the wider set below starts there"},
-	{Name: "kv-cache-dtype", Kind: String, Choices: kvDTypes0111, Default: "auto", Span: Span{Since: v0110, Removed: v0170, Confirmed: v0111},
-		Doc:    "KV cache storage type (bfloat16 and fp8_ds_mla added; fp8_ds_mla is DeepSeek-V3.2's sparse MLA format)",
-		Source: srcCacheLit + " (0.11.1 and 0.16.0: auto, bfloat16, fp8, fp8_e4m3, fp8_e5m2, fp8_inc, fp8_ds_mla); 0.11.0 and 0.17-0.22.0 unverified"},
-	{Name: "kv-cache-dtype", Kind: String, Choices: kvDTypes0220, Default: "auto", Span: Span{Since: v0170, Removed: v0230, Confirmed: v0220},
-		Doc:    "KV cache storage type (turboquant_* presets: TurboQuant KV-cache quantization, from 0.20.0)",
-		Source: srcDump + "; 0.17-0.22.0 unverified; turboquant presets: " + srcTurboQuant},
-	{Name: "kv-cache-dtype", Kind: String, Choices: kvDTypes0230, Default: "auto", Span: Span{Since: v0230, Confirmed: v0280},
-		Doc:    "KV cache storage type (adds int4_per_token_head and nvfp4_4over6; the first release with them, 0.23-0.28, is unverified)",
-		Source: srcKVDTypes028 + "; turboquant presets: " + srcTurboQuant},
+		Doc: "KV cache storage type", Verified: true, Source: srcKVDTypeTags + "; docs.vllm.ai/en/v0.10.0/api/vllm/config (CacheDType); " + srcCacheLit + " (0.10.2)"},
+	{Name: "kv-cache-dtype", Kind: String, Choices: kvDTypes0110, Default: "auto", Span: Span{Since: v0110, Removed: v0111},
+		Doc: "KV cache storage type (bfloat16 added)", Verified: true, Source: srcKVDTypeTags},
+	{Name: "kv-cache-dtype", Kind: String, Choices: kvDTypes0111, Default: "auto", Span: Span{Since: v0111, Removed: v0180},
+		Doc:      "KV cache storage type (fp8_ds_mla added: DeepSeek-V3.2's sparse MLA format)",
+		Verified: true, Source: srcKVDTypeTags + "; " + srcCacheLit + " (0.11.1 and 0.16.0)"},
+	{Name: "kv-cache-dtype", Kind: String, Choices: kvDTypes0180, Default: "auto", Span: Span{Since: v0180, Removed: v0200},
+		Doc: "KV cache storage type (float16 added)", Verified: true, Source: srcKVDTypeTags},
+	{Name: "kv-cache-dtype", Kind: String, Choices: kvDTypes0220, Default: "auto", Span: Span{Since: v0200, Removed: v0250},
+		Doc:      "KV cache storage type (per-token-head, nvfp4 and the turboquant_* presets, TurboQuant KV-cache quantization, from 0.20.0)",
+		Verified: true, Source: srcKVDTypeTags + "; " + srcDump + "; turboquant presets: " + srcTurboQuant},
+	{Name: "kv-cache-dtype", Kind: String, Choices: kvDTypes0230, Default: "auto", Span: Span{Since: v0250, Confirmed: v0280},
+		Doc:    "KV cache storage type (adds int4_per_token_head and nvfp4_4over6; absent at the v0.24.0 tag, the first release with them, 0.25-0.28, is unverified)",
+		Source: srcKVDTypeTags + "; " + srcKVDTypes028 + "; turboquant presets: " + srcTurboQuant},
 	// block-size: choices pinned per release by the tags (tools/flagspans/choices.py,
 	// tag_choices_table.go): 0.5.5 and 0.6.4/0.6.6 widened them, 0.6.0 and 0.6.5
 	// narrowed them back, 1 came with 0.8.5 and 256 with 0.11.1 (choices45).

@@ -129,3 +129,34 @@ func tagSpellings(s string) []string {
 	}
 	return out
 }
+
+// TagChoices says which values vLLM v's own parser accepts for the option
+// spelling (tag_choices_table.go, read at the release tag): values when
+// argparse has choices there (an Optional field's choices end in "None"),
+// free when it takes any value of its type (vLLM may still refuse one
+// after parsing: not read), read false when v's tag was not read, the
+// option is absent there, or its choices are computed (a registry) and
+// were not read. For options vlaunch models without choices, e.g.
+// --mamba-cache-dtype or --max-lora-rank: lint can name the accepted
+// values instead of passing the value through unchecked.
+func TagChoices(spelling string, v Version) (values []string, free, read bool) {
+	rel := v.String()
+	if i := strings.IndexByte(rel, '+'); i >= 0 {
+		rel = rel[:i]
+	}
+	if tagIndex(rel) < 0 {
+		return nil, false, false
+	}
+	long := tagSpellings(spelling)[0]
+	if p, _ := tagPresence(tagFlags, long, rel); !p {
+		return nil, false, false
+	}
+	vals, isFree, dyn, ok := tagChoicesAt(long, rel)
+	switch {
+	case dyn:
+		return nil, false, false
+	case !ok || isFree: // present, and no choices run there: free
+		return nil, true, true
+	}
+	return vals, false, true
+}

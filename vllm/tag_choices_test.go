@@ -53,8 +53,10 @@ func TestTagChoicesTableRead(t *testing.T) {
 // TestFlagChoicesAtTags compares every choices fact vlaunch holds with the
 // choices argparse enforces at each release tag (tag_choices_table.go): a
 // value the tag's parser accepts must be accepted by vlaunch there, and a
-// value the tag lacks must not be in the choices vlaunch is certain of (a
-// generator would write it into a bundle the release refuses). "None", the
+// value the tag lacks must be neither accepted by vlaunch there (the tags
+// pin the choices up to 0.24.0: no lenient unconfirmed stretch is left) nor
+// in the choices vlaunch is certain of (a generator would write it into a
+// bundle the release refuses). "None", the
 // value an Optional field's choices gain, is not modelled and skipped.
 // Where the tag's parser takes any value (free) vlaunch may still restrict
 // the value: vLLM may refuse it after parsing, which the reader does not
@@ -86,6 +88,13 @@ func TestFlagChoicesAtTags(t *testing.T) {
 			for _, v := range vals {
 				if v != "None" && accepted && !f.HasChoice(v) {
 					t.Errorf("--%s %s: the v%s tag accepts it, vlaunch refuses it", n, v, rel)
+				}
+			}
+			if accepted { // pinned: vlaunch accepts no more than the tag
+				for _, c := range f.Choices {
+					if !slices.Contains(vals, c) {
+						t.Errorf("--%s %s: the v%s tag lacks it, vlaunch accepts it", n, c, rel)
+					}
 				}
 			}
 			if !certain {
@@ -215,5 +224,28 @@ func TestAll2AllBackendsAtTags(t *testing.T) {
 	}
 	if compared < 20 {
 		t.Errorf("%d releases compared", compared)
+	}
+}
+
+// TestTagChoices pins the exported reading of the choices table.
+func TestTagChoices(t *testing.T) {
+	v := mustVersion
+	if vals, free, read := TagChoices("--mamba-cache-dtype", v("0.22.0")); !read || free || !slices.Contains(vals, "bfloat16") {
+		t.Errorf("--mamba-cache-dtype at 0.22.0: %v %v %v, want choices with bfloat16", vals, free, read)
+	}
+	if vals, _, _ := TagChoices("--mamba_cache_dtype=float16", v("0.21.0")); slices.Contains(vals, "bfloat16") || !slices.Contains(vals, "float16") {
+		t.Errorf("--mamba-cache-dtype at 0.21.0: %v, want float16 and no bfloat16 (added at 0.22.0)", vals)
+	}
+	if _, free, read := TagChoices("--block-size", v("0.18.0")); !read || !free {
+		t.Errorf("--block-size at 0.18.0: free %v read %v, want a free int", free, read)
+	}
+	if _, _, read := TagChoices("--collect-detailed-traces", v("0.20.0")); read {
+		t.Error("--collect-detailed-traces' choices are edited in add_cli_args: not read")
+	}
+	if _, _, read := TagChoices("--mamba-cache-dtype", v("0.9.0")); read {
+		t.Error("--mamba-cache-dtype is absent at 0.9.0")
+	}
+	if _, _, read := TagChoices("--dtype", v("0.30.0")); read {
+		t.Error("0.30.0's tag was not read")
 	}
 }
