@@ -103,6 +103,11 @@ var srcKVDTypeTags = srcTagRead("v0.5.3-v0.24.0 (choices auto, fp8, fp8_e5m2, fp
 	"+ fp8_ds_mla v0.11.1; + float16 v0.18.0; + fp8_per_token_head, int8_per_token_head, nvfp4, turboquant_{k8v4,4bit_nc,k3v4_nc,3bit_nc} v0.20.0, "+
 	"unchanged to v0.24.0)", "vllm/engine/arg_utils.py, vllm/config.py / vllm/config/cache.py")
 
+// srcExecBackendTags: --distributed-executor-backend's choices at the tags.
+var srcExecBackendTags = srcTagRead("v0.5.3-v0.24.0 (choices=['ray', 'mp'] to v0.6.6.post1; ['ray', 'mp', 'uni', 'external_launcher'] "+
+	"from v0.7.0; DistributedExecutorBackend Literal v0.8.5-v0.10.1.1; from v0.10.2 str | Literal | type[Executor], no choices: "+
+	"a qualified Executor class name is accepted too: vllm/v1/executor/abstract.py Executor.get_class, read at v0.11.0)", "vllm/engine/arg_utils.py, vllm/config.py / vllm/config/parallel.py")
+
 // kvDTypes050 etc. are --kv-cache-dtype choices per release span.
 var (
 	kvDTypes050  = []string{"auto", "fp8", "fp8_e4m3", "fp8_e5m2"}
@@ -210,11 +215,16 @@ var flagTable = []Flag{
 	{Name: "enable-ep-weight-filter", Kind: Bool, Default: "False", Span: Span{Since: v0180},
 		Doc: "load only local experts' weights", Source: srcTagRead("v0.17.1 (absent) and v0.18.0 (present)", "vllm/engine/arg_utils.py") + "; kind and default not read at the tags (unverified)" + "; " + srcDump + "; " + "PR #37351 (merged 2026-03-18); absent at " + srcFA016 + "; " + srcFAIn019},
 	{Name: "distributed-executor-backend", Kind: String, Choices: execBackends05, Span: Span{Since: vPre, Removed: v070},
-		Doc:    "executor for TP/PP workers within an engine; unset = mp on one node, Ray when the world exceeds the node (see Release.Executor)",
-		Source: srcUsage050 + ", " + srcUsage063 + ", " + srcUsage066 + " ({ray,mp}); the release that added uni/external_launcher (0.7.0-0.8.1) is unverified"},
-	{Name: "distributed-executor-backend", Kind: String, Choices: execBackends, Span: Span{Since: v070, Confirmed: v081},
-		Doc:    "executor for TP/PP workers within an engine; unset = auto (see Release.Executor)",
-		Source: srcUsage081 + " ({ray,mp,uni,external_launcher}); " + srcPar0101 + "; " + srcPar0112 + "; 0.7.x-0.8.0 unverified"},
+		Doc:      "executor for TP/PP workers within an engine; unset = mp on one node, Ray when the world exceeds the node (see Release.Executor)",
+		Verified: true, Source: srcExecBackendTags + "; " + srcUsage050 + ", " + srcUsage063 + ", " + srcUsage066 + " ({ray,mp})"},
+	// From 0.10.2 argparse takes any string (the field is str |
+	// DistributedExecutorBackend | type[Executor], metavar): the four names
+	// or the qualified name of an Executor subclass (Executor.get_class,
+	// resolve_obj_by_qualname). vlaunch keeps the four names (choices45: a
+	// qualified class name is refused here, a known gap).
+	{Name: "distributed-executor-backend", Kind: String, Choices: execBackends, Span: Span{Since: v070},
+		Doc:      "executor for TP/PP workers within an engine; unset = auto (see Release.Executor)",
+		Verified: true, Source: srcExecBackendTags + "; " + srcUsage081 + " ({ray,mp,uni,external_launcher}); " + srcPar0101 + "; " + srcPar0112},
 	{Name: "nnodes", Aliases: []string{"-n"}, Kind: Int, Default: "1", Span: Span{Since: v0111},
 		Doc: "mp multi-node for one engine spanning nodes (PR #23691)", Source: srcNnodes},
 	{Name: "node-rank", Aliases: []string{"-r"}, Kind: Int, Default: "0", Span: Span{Since: v0111},
