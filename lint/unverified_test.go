@@ -56,10 +56,15 @@ func TestUnverifiedFirstRelease(t *testing.T) {
 		// --attention-config: pinned by the tags (flagspans45) to 0.13.0.
 		{"0.13.0", "vllm serve m --attention-config '{}'\n", codes.VLFlagVersion, 0, ""},
 		{"0.12.0", "vllm serve m --attention-config '{}'\n", codes.VLFlagVersion, diag.Error, "does not exist yet in vLLM 0.12.0 (added in 0.13.0)"},
-		// A backend first seen later: info, not "not a backend of".
-		{"0.25.1", "vllm serve m -dp 8 --enable-expert-parallel --all2all-backend mori_low_latency\n", codes.VLBadChoice, diag.Info, "first seen in 0.26.0"},
-		{"0.26.0", "vllm serve m -dp 8 --enable-expert-parallel --all2all-backend mori_low_latency\n", codes.VLBadChoice, 0, ""},
-		{"0.25.0", "vllm serve m -dp 8 --enable-expert-parallel --all2all-backend deepep_v2\n", codes.VLBadChoice, diag.Info, "first seen in 0.28.0"},
+		// A backend first seen later: info, not "not a backend of". choices45:
+		// the tags' --all2all-backend choices pin the MoRI split (0.23.0) and
+		// deepep_v2 (0.24.0), so those are plain from their first release and
+		// an error before; every backend --all2all-backend takes (0.11.1 on)
+		// now has its first release pinned, so no info is left for it.
+		{"0.25.1", "vllm serve m -dp 8 --enable-expert-parallel --all2all-backend mori_low_latency\n", codes.VLBadChoice, 0, ""},
+		{"0.23.0", "vllm serve m -dp 8 --enable-expert-parallel --all2all-backend mori_low_latency\n", codes.VLBadChoice, 0, ""},
+		{"0.25.0", "vllm serve m -dp 8 --enable-expert-parallel --all2all-backend deepep_v2\n", codes.VLBadChoice, 0, ""},
+		{"0.23.0", "vllm serve m -dp 8 --enable-expert-parallel --all2all-backend deepep_v2\n", codes.VLBadChoice, diag.Error, "deepep_v2"},
 		// VLLM_ENGINE_READY_TIMEOUT_S: pinned by the tags' vllm/envs.py
 		// (flagspans45: absent at v0.13.0, present at v0.14.0).
 		{"0.13.0", "VLLM_ENGINE_READY_TIMEOUT_S=900 vllm serve m\n", codes.VLEnvName, diag.Warning, "does not exist yet in vLLM 0.13.0 (added in 0.14.0)"},

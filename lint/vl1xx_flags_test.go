@@ -33,8 +33,13 @@ func TestNextToFirstRelease(t *testing.T) {
 		v, backend string
 		want       bool
 	}{
-		{"0.22.1", "deepep_v2", true},
-		{"0.20.0", "deepep_v2", false},
+		// choices45: deepep_v2 is pinned at 0.24.0 by the tags, so no release
+		// before it is "next to" an unverified first release; pplx
+		// (VLLM_ALL2ALL_BACKEND from 0.9.0, first confirmed 0.11.0) still is.
+		{"0.8.5", vllm.BackendPPLX, true},
+		{"0.8.4", vllm.BackendPPLX, false},
+		{"0.23.0", "deepep_v2", false},
+		{"0.22.1", "deepep_v2", false},
 		{"0.28.0", "deepep_v2", false},                        // the release has it
 		{"0.10.2", vllm.BackendAllgatherReducescatter, false}, // first release pinned (0.11.0)
 		{"0.22.1", "no-such-backend", false},

@@ -24,11 +24,11 @@ type DTypes struct {
 // spec (the enum of schemas/deployment.schema.json, which refuses any other
 // as SPEC005) and in check's quick form (--kv-cache-dtype, whose help lists
 // them): ResolveDTypes refuses any other, so both paths accept one list.
-// They are vLLM's --kv-cache-dtype choices from 0.11.0 to 0.16.0
-// (vllm/flags_table.go kvDTypes0111: vllm/config/cache.py CacheDType at
-// 0.11.1 and 0.16.0); generate refuses one the spec's release lacks
+// They are vLLM's --kv-cache-dtype choices from 0.11.1 to 0.17.1
+// (vllm/flags_table.go kvDTypes0111: CacheDType read at the release tags;
+// 0.11.0 lacks fp8_ds_mla); generate refuses one the spec's release lacks
 // (generator/support.go, the release's flag choices). "fp16"/"float16" are
-// no value of this list (vLLM's list gains "float16" only from 0.17-0.22):
+// no value of this list (vLLM's list gains "float16" only at 0.18.0):
 // an fp16 model's KV cache is `auto`.
 var KVCacheDTypes = []string{"auto", "bfloat16", "fp8", "fp8_e4m3", "fp8_e5m2", "fp8_inc", "fp8_ds_mla"}
 

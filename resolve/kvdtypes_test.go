@@ -42,20 +42,22 @@ func TestKVCacheDTypesOneList(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rel, _, err := vllm.ResolveString("0.11.0")
+	// 0.11.1: the first release with every value of the list (choices45:
+	// the v0.11.0 tag's CacheDType has no fp8_ds_mla yet).
+	rel, _, err := vllm.ResolveString("0.11.1")
 	if err != nil {
 		t.Fatal(err)
 	}
 	f, ok := rel.Flag("kv-cache-dtype")
 	if !ok {
-		t.Fatal("0.11.0 has no --kv-cache-dtype")
+		t.Fatal("0.11.1 has no --kv-cache-dtype")
 	}
 	for _, kv := range KVCacheDTypes {
 		if _, err := ResolveDTypes(m, "auto", kv); err != nil {
 			t.Errorf("%s: %v", kv, err)
 		}
 		if !slices.Contains(f.Choices, kv) {
-			t.Errorf("%s: vLLM 0.11.0's choices %v lack it", kv, f.Choices)
+			t.Errorf("%s: vLLM 0.11.1's choices %v lack it", kv, f.Choices)
 		}
 	}
 	for _, kv := range []string{"fp16", "float16", "half", "bf16", "int8"} {

@@ -83,6 +83,12 @@ const srcMoriSplitRelease = "issue #23 (audit of release sources: mori_high_thro
 	"(\"the legacy single-name mori backend was split upstream\"); PR #41751 (after 2026-05-12: one mori backend, kernel by VLLM_MORI_INTERNODE_KERNEL); " +
 	"the 0.22.1 dump lists mori only; first release of the split (0.23-0.26) unverified"
 
+// srcA2AFlagTags: --all2all-backend's choices (ParallelConfig All2AllBackend
+// Literal) at every tag v0.11.1-v0.24.0 (tools/flagspans/choices.py).
+var srcA2AFlagTags = srcTagRead("v0.11.1-v0.24.0 (--all2all-backend choices: mori from v0.15.0; flashinfer_nvlink_one_sided, "+
+	"flashinfer_nvlink_two_sided, nixl_ep from v0.18.0 (absent at v0.17.1); mori replaced by mori_high_throughput, mori_low_latency "+
+	"at v0.23.0 (mori at v0.22.1); deepep_v2 from v0.24.0 (absent at v0.23.0))", "vllm/config/parallel.py")
+
 var backendTable = []Backend{
 	{Name: BackendNaive, Span: Span{Since: v090}, FallsBackSince: v0160, MultiNodeOK: false,
 		Doc:    "broadcast-based, debugging only; hangs reported multi-node (#23448); the default up to 0.10.x",
@@ -102,27 +108,26 @@ var backendTable = []Backend{
 	{Name: "flashinfer_all2allv", Span: Span{Since: v0100, Confirmed: v0110}, MultiNodeOK: true,
 		Doc:    "multi-node NVLink (GB200 NVL72)",
 		Source: srcEnvDocs + "; PR #21003 opened 2025-07-15, so 0.10.x may have it (unverified)"},
-	{Name: "flashinfer_nvlink_one_sided", Span: Span{Since: v0170, Confirmed: v0190}, MultiNodeOK: true, Doc: "MNNVL one-sided",
-		Source: srcFAA2A016 + "; present in " + srcDump + "; also in docs.vllm.ai/en/v0.20.2/api/vllm/model_executor/layers/fused_moe/config"},
-	{Name: "flashinfer_nvlink_two_sided", Span: Span{Since: v0170, Confirmed: v0190}, MultiNodeOK: true, Doc: "MNNVL two-sided",
-		Source: srcFAA2A016 + "; present in " + srcDump + "; also in docs.vllm.ai/en/v0.20.2/api/vllm/model_executor/layers/fused_moe/config"},
-	{Name: "mori", Span: Span{Since: v0150, Confirmed: v0160, Removed: v0260}, MultiNodeOK: true,
-		Doc: "AMD ROCm (MoRI-EP); replaced by mori_high_throughput and mori_low_latency (gone by 0.26.0)",
-		Source: srcA2ANew + "; " + srcFAA2A016 + "; PR #28664 (MoRI-EP backend, opened 2025-11-13, merged 2026-01-22); absent from main's All2AllBackend Literal " +
+	{Name: "flashinfer_nvlink_one_sided", Span: Span{Since: v0180}, MultiNodeOK: true, Doc: "MNNVL one-sided",
+		Verified: true, Source: srcA2AFlagTags + "; " + srcFAA2A016 + "; present in " + srcDump + "; also in docs.vllm.ai/en/v0.20.2/api/vllm/model_executor/layers/fused_moe/config"},
+	{Name: "flashinfer_nvlink_two_sided", Span: Span{Since: v0180}, MultiNodeOK: true, Doc: "MNNVL two-sided",
+		Verified: true, Source: srcA2AFlagTags + "; " + srcFAA2A016 + "; present in " + srcDump + "; also in docs.vllm.ai/en/v0.20.2/api/vllm/model_executor/layers/fused_moe/config"},
+	{Name: "mori", Span: Span{Since: v0150, Removed: v0230}, MultiNodeOK: true,
+		Doc:      "AMD ROCm (MoRI-EP); replaced by mori_high_throughput and mori_low_latency in 0.23.0",
+		Verified: true, Source: srcA2AFlagTags + "; " + srcAll2AllEnvTags + " (0.15.0 adds mori); " + srcA2ANew + "; " + srcFAA2A016 + "; PR #28664 (MoRI-EP backend, opened 2025-11-13, merged 2026-01-22); absent from main's All2AllBackend Literal " +
 			"(vllm/config/parallel.py @00193b82); " + srcMoriSplitRelease},
-	// Since 0.23.0: absent from the 0.22.1 argparse dump. Confirmed 0.26.0:
-	// issue #23's audit of the release sources (not re-read here).
-	{Name: "mori_high_throughput", Span: Span{Since: v0230, Confirmed: v0260}, MultiNodeOK: true,
-		Doc:    "AMD ROCm MoRI-EP, throughput kernels (InterNodeV1 across nodes): prefill-heavy; replaces mori",
-		Source: srcA2AAfter0221 + "; " + srcMoriSplitRelease},
-	{Name: "mori_low_latency", Span: Span{Since: v0230, Confirmed: v0260}, MultiNodeOK: true,
-		Doc:    "AMD ROCm MoRI-EP, low-latency kernels (InterNodeV1LL across nodes): decode-heavy; replaces mori",
-		Source: srcA2AAfter0221 + "; " + srcMoriSplitRelease},
-	{Name: "nixl_ep", Span: Span{Since: v0170, Confirmed: v0190}, MultiNodeOK: true, Doc: "NIXL-based EP", Source: srcFAA2A016 + "; present in " + srcDump},
+	// Since 0.23.0, pinned by the tags (choices45: v0.22.1 lacks it, v0.23.0 has it).
+	{Name: "mori_high_throughput", Span: Span{Since: v0230}, MultiNodeOK: true,
+		Doc:      "AMD ROCm MoRI-EP, throughput kernels (InterNodeV1 across nodes): prefill-heavy; replaces mori",
+		Verified: true, Source: srcA2AFlagTags + "; " + srcA2AAfter0221 + "; " + srcMoriSplitRelease},
+	{Name: "mori_low_latency", Span: Span{Since: v0230}, MultiNodeOK: true,
+		Doc:      "AMD ROCm MoRI-EP, low-latency kernels (InterNodeV1LL across nodes): decode-heavy; replaces mori",
+		Verified: true, Source: srcA2AFlagTags + "; " + srcA2AAfter0221 + "; " + srcMoriSplitRelease},
+	{Name: "nixl_ep", Span: Span{Since: v0180}, MultiNodeOK: true, Doc: "NIXL-based EP", Verified: true, Source: srcA2AFlagTags + "; " + srcFAA2A016 + "; present in " + srcDump},
 	// DeepEP is false: V2 runs over NCCL symmetric memory, not NVSHMEM, so
 	// the NVSHMEM/IBGDA prerequisites of the deepep_* backends are not its.
-	{Name: "deepep_v2", Span: Span{Since: v0230, Confirmed: v0280}, MultiNodeOK: true,
-		Doc: "DeepEP V2 (ElasticBuffer over NCCL symmetric memory); meant to supersede deepep_high_throughput", Source: srcDeepEPv2},
+	{Name: "deepep_v2", Span: Span{Since: v0240}, MultiNodeOK: true,
+		Doc: "DeepEP V2 (ElasticBuffer over NCCL symmetric memory); meant to supersede deepep_high_throughput", Verified: true, Source: srcA2AFlagTags + "; " + srcDeepEPv2},
 }
 
 // All2AllBackends lists the backend names the release accepts.

@@ -108,15 +108,17 @@ func TestFactTablesAreCited(t *testing.T) {
 }
 
 // TestNewestBackends pins what the sources say about the backends main
-// added after 0.22.1: deepep_v2 is in 0.28.0 (a third-party patch for it)
-// and may be from 0.23.0; the MoRI split has no release yet; none of them
+// added after 0.22.1: deepep_v2 from 0.24.0 and the MoRI split from 0.23.0,
+// both pinned by the release tags' --all2all-backend choices (choices45:
+// tag_choices_table.go; a third-party patch confirms deepep_v2 at 0.28.0,
+// issue #23's audit the split at 0.26.0 and 0.29.0); none of them
 // turns CUDA graphs off (the disable block names deepep_high_throughput).
 func TestNewestBackends(t *testing.T) {
 	b, ok := KnownBackendEver("deepep_v2")
 	if !ok {
 		t.Fatal("deepep_v2 is not in the release registry")
 	}
-	for v, want := range map[string]Presence{"0.22.1": Absent, "0.23.0": Maybe, "0.27.0": Maybe, "0.28.0": Present, "0.30.0": Present} {
+	for v, want := range map[string]Presence{"0.22.1": Absent, "0.23.0": Absent, "0.24.0": Present, "0.27.0": Present, "0.28.0": Present, "0.30.0": Present} {
 		if got := b.In(rel(t, v).Version); got != want {
 			t.Errorf("deepep_v2 in %s: %s, want %s", v, got, want)
 		}
@@ -124,14 +126,14 @@ func TestNewestBackends(t *testing.T) {
 	if b.DeepEP {
 		t.Error("deepep_v2 runs over NCCL, not NVSHMEM: no DeepEP (NVSHMEM/IBGDA) prerequisites")
 	}
-	// Issue #23: the MoRI split is in releases (0.26.0 and 0.29.0 accept
-	// both names; mori itself is gone by 0.26.0).
+	// The MoRI split: both names from the v0.23.0 tag (mori itself gone
+	// there); issue #23 saw them at 0.26.0 and 0.29.0.
 	for _, name := range []string{"mori_high_throughput", "mori_low_latency"} {
 		b, ok := KnownBackendEver(name)
 		if !ok {
 			t.Fatalf("%s is not in the release registry", name)
 		}
-		for v, want := range map[string]Presence{"0.22.1": Absent, "0.23.0": Maybe, "0.25.1": Maybe, "0.26.0": Present, "0.29.0": Present, "0.31.0": Present} {
+		for v, want := range map[string]Presence{"0.22.1": Absent, "0.23.0": Present, "0.25.1": Present, "0.26.0": Present, "0.29.0": Present, "0.31.0": Present} {
 			if got := b.In(rel(t, v).Version); got != want {
 				t.Errorf("%s in %s: %s, want %s", name, v, got, want)
 			}

@@ -24,15 +24,27 @@ const srcEnvPages = "docs.vllm.ai/en/v{0.9.0.1,0.10.1.1,0.11.0,0.11.1,0.12.0,0.1
 var all2allEnvChoices = []string{"naive", "pplx", "deepep_high_throughput", "deepep_low_latency",
 	"allgather_reducescatter", "flashinfer_all2allv"}
 
+// all2allEnvChoices015 adds mori, which the v0.15.0 and v0.15.1 tags' lists
+// have (srcAll2AllEnvTags).
+var all2allEnvChoices015 = append(append([]string{}, all2allEnvChoices...), "mori")
+
+// srcAll2AllEnvTags: VLLM_ALL2ALL_BACKEND's env_with_choices list at the tags.
+var srcAll2AllEnvTags = srcTagRead("v0.10.2 (os.getenv, no list), v0.11.0-v0.14.1 (env_with_choices: naive, pplx, deepep_high_throughput, "+
+	"deepep_low_latency, allgather_reducescatter, flashinfer_all2allv), v0.15.0-v0.15.1 (+ mori) and v0.16.0 (absent)", "vllm/envs.py")
+
 // envTable lists the variables the generator writes and the linter checks.
 var envTable = []EnvVar{
 	{Name: "VLLM_ALL2ALL_BACKEND", Owner: "vllm", Span: Span{Since: v090, Removed: v0110}, Default: "naive",
 		Doc:    "MoE all-to-all backend; allgather_reducescatter does not exist yet (\"Unknown all2all backend\")",
 		Source: srcEnv0901 + "; " + srcEnv01011 + "; 0.8.x not read; values from the backend table"},
-	{Name: "VLLM_ALL2ALL_BACKEND", Owner: "vllm", Span: Span{Since: v0110, Removed: v0160}, Deprecated: v0111,
+	{Name: "VLLM_ALL2ALL_BACKEND", Owner: "vllm", Span: Span{Since: v0110, Removed: v0150}, Deprecated: v0111,
 		Choices: all2allEnvChoices, Default: "allgather_reducescatter",
-		Doc:    "MoE all-to-all backend before --all2all-backend; deprecated by PR #26732 (0.11.1), removed by PR #33535 (Feb 2026)",
-		Source: srcEnv0110 + "; PRs #26732, #30363, #33535; absent from docs.vllm.ai/en/v0.16.0/api/vllm/envs; the first release without it (0.13-0.16) is unverified, 0.16.0 recorded"},
+		Doc:      "MoE all-to-all backend before --all2all-backend; deprecated by PR #26732 (0.11.1), removed by PR #33535 (Feb 2026)",
+		Verified: true, Source: srcAll2AllEnvTags + "; " + srcEnv0110 + "; PRs #26732, #30363, #33535"},
+	{Name: "VLLM_ALL2ALL_BACKEND", Owner: "vllm", Span: Span{Since: v0150, Removed: v0160}, Deprecated: v0111,
+		Choices: all2allEnvChoices015, Default: "allgather_reducescatter",
+		Doc:      "MoE all-to-all backend before --all2all-backend (mori accepted); removed by PR #33535 (Feb 2026)",
+		Verified: true, Source: srcAll2AllEnvTags + "; PRs #26732, #33535; absent from docs.vllm.ai/en/v0.16.0/api/vllm/envs"},
 	{Name: "VLLM_USE_DEEP_GEMM", Owner: "vllm", Span: Span{Since: v083}, Default: "0 (1 from ≈0.11.0, PR #24462)",
 		Doc: "DeepGEMM FP8 kernels", Source: srcTagRead("v0.8.2 (absent) and v0.8.3 (present)", "vllm/envs.py") + "; " + srcEnvs + "; first release unverified (0.8.0 assumed)"},
 	{Name: "VLLM_MOE_USE_DEEP_GEMM", Owner: "vllm", Span: Span{Since: v0111}, Default: "1",

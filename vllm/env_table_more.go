@@ -49,8 +49,8 @@ var moreEnv = []EnvVar{
 		Doc: "engine core in its own process", Source: srcTagRead("v0.6.3 (absent) and v0.6.4 (present)", "vllm/envs.py") + "; " + srcEnvMain},
 
 	{Name: SSMConvLayoutEnv, Owner: "vllm", Span: nixlConvLayoutSpan, Choices: []string{"SD", SSMConvLayoutDS},
-		Doc:    "layout of Mamba/GDN conv state in memory: SD (state_len, dim) when unset, DS (dim, state_len); NixlConnector asserts DS for models with state layers (see NixlConvLayoutNeed)",
-		Source: srcSSMConvLayout},
+		Doc:      "layout of Mamba/GDN conv state in memory: SD (state_len, dim) when unset, DS (dim, state_len); NixlConnector asserts DS for models with state layers (see NixlConvLayoutNeed)",
+		Verified: true, Source: srcSSMConvLayout},
 
 	{Name: "VLLM_RPC_PORT", Owner: "vllm", Span: Span{Since: v054, Removed: v055}, Default: "5570",
 		Doc:    "0.5.4 only: TCP port of the frontend-engine RPC; two servers on one host need different values (see Release.FrontendRPC)",

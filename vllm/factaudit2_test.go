@@ -175,7 +175,8 @@ func TestBackendsAndConnectorsFactAudit2(t *testing.T) {
 		{"0.16.0", "nixl_ep", Absent},
 		{"0.16.0", "flashinfer_nvlink_one_sided", Absent},
 		{"0.16.0", "flashinfer_nvlink_two_sided", Absent},
-		{"0.18.1", "nixl_ep", Maybe},
+		{"0.17.1", "nixl_ep", Absent},  // choices45: the v0.17.1 tag's --all2all-backend lacks it
+		{"0.18.1", "nixl_ep", Present}, // v0.18.0 tag on
 		{"0.19.0", "nixl_ep", Present},
 		{"0.19.0", "flashinfer_nvlink_two_sided", Present},
 		{"0.16.0", "mori", Present},

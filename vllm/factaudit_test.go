@@ -14,9 +14,10 @@ import (
 
 // TestKVDTypes028: vllm/config/cache.py CacheDType at v0.28.0 has
 // int4_per_token_head and nvfp4_4over6; the table refused both from 0.17
-// on. The 0.22.1 argparse dump has neither, so 0.22.x still refuses them.
+// on. The 0.22.1 argparse dump has neither, so 0.22.x still refuses them;
+// choices45 read the v0.23.0 and v0.24.0 tags' CacheDType: neither there.
 func TestKVDTypes028(t *testing.T) {
-	for v, want := range map[string]bool{"0.22.1": false, "0.23.0": true, "0.28.0": true, "0.31.0": true} {
+	for v, want := range map[string]bool{"0.22.1": false, "0.23.0": false, "0.24.0": false, "0.25.0": true, "0.28.0": true, "0.31.0": true} {
 		f, ok := rel(t, v).Flag("--kv-cache-dtype")
 		if !ok {
 			t.Fatalf("%s: no --kv-cache-dtype", v)
@@ -30,7 +31,7 @@ func TestKVDTypes028(t *testing.T) {
 			t.Errorf("%s: choices %v", v, f.Choices)
 		}
 	}
-	// 0.23-0.27 are unverified: a generated bundle must not rely on them.
+	// 0.25-0.27 are unverified: a generated bundle must not rely on them.
 	if f, ok := rel(t, "0.25.0").CertainFlag("kv-cache-dtype"); !ok || f.HasChoice("nvfp4_4over6") || !f.HasChoice("nvfp4") {
 		t.Errorf("0.25.0 certain kv-cache-dtype choices wrong: %v %v", ok, f)
 	}

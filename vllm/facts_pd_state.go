@@ -53,7 +53,10 @@ const (
 //     Literal["SD", "DS"] | None = None), and the third-party 0.21.0 copy
 //     DoraAiDreamer/vllm-0.21.0-chinese-tutorial@256a5786
 //     vllm/model_executor/layers/mamba/mamba_utils.py get_conv_state_layout.
-//   - 0.19.1, a patch release of 0.19.0, was not read: unverified.
+//   - 0.19.1, a patch release of 0.19.0, lacks both (read at the tag by
+//     choices45: no VLLM_SSM_CONV_STATE_LAYOUT in vllm/envs.py, no
+//     is_conv_state_dim_first assertion under vllm/distributed/kv_transfer);
+//     the v0.20.0 tag has both (nixl/worker.py L154).
 //   - Still required on 2026-08-31 (0.28.0 was out 2026-08-26): PR #54489
 //     "docs: document hybrid NIXL requirements" documents
 //     VLLM_SSM_CONV_STATE_LAYOUT=DS for hybrid SSM/Mamba transfers with
@@ -64,16 +67,16 @@ const srcSSMConvLayout = "#37416 (commit 66e86f1db, 2026-04-03: vllm/envs.py VLL
 	"(commit bfdc0a3a9, 2026-04-06: nixl_connector.py asserts is_conv_state_dim_first() when a KV-cache group is a MambaSpec, " +
 	"\"3-read Mamba conv transfer requires DS conv state layout. Set VLLM_SSM_CONV_STATE_LAYOUT=DS\"); absent at the v0.19.0 commit " +
 	"2a69949bd (both merged after it); listed in v0.20.0's release notes (2026-04-23); read in the 0.21.0 checkout (vllm/envs.py@535947a1); " +
-	"0.19.1 not read; still required per PR #54489 (2026-08-31)"
+	"read at tag v0.19.1 (absent) and v0.20.0 (present) (kzwrime/vllm snapshot of vllm-project/vllm): vllm/envs.py, vllm/distributed/kv_transfer/kv_connector/v1/nixl/worker.py; still required per PR #54489 (2026-08-31)"
 
 // nixlConvLayoutSpan is the releases whose NixlConnector asserts the DS
-// layout (and whose envs.py reads the variable): from after 0.19.0,
-// confirmed from 0.20.0.
-var nixlConvLayoutSpan = Span{Since: mustVersion("0.19.1"), Confirmed: v0200}
+// layout (and whose envs.py reads the variable): from 0.20.0, pinned by the
+// v0.19.1 and v0.20.0 tags (srcSSMConvLayout).
+var nixlConvLayoutSpan = Span{Since: v0200}
 
 // NixlConvLayoutNeed is whether NixlConnector in release v refuses to start
 // on a model with state layers unless SSMConvLayoutEnv is "DS": Absent
-// (no such check, and no such variable), Maybe (0.19.1, unread), Present.
+// (no such check, and no such variable; up to 0.19.1) or Present (0.20.0 on).
 func NixlConvLayoutNeed(v Version) Presence { return nixlConvLayoutSpan.In(v) }
 
 // NixlConvLayoutSource cites NixlConvLayoutNeed.

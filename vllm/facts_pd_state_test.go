@@ -4,14 +4,14 @@ import "testing"
 
 // TestNixlConvLayoutSpan: the DS conv layout NixlConnector asserts,
 // release by release (srcSSMConvLayout): absent at the v0.19.0 commit
-// 2a69949bd, unread at 0.19.1, in v0.20.0's release notes and the 0.21.0
-// checkout, still required after (PR #54489).
+// 2a69949bd and the v0.19.1 tag, at the v0.20.0 tag (read by choices45)
+// and the 0.21.0 checkout, still required after (PR #54489).
 func TestNixlConvLayoutSpan(t *testing.T) {
 	for _, tt := range []struct {
 		v    string
 		want Presence
 	}{
-		{"0.18.0", Absent}, {"0.19.0", Absent}, {"0.19.1", Maybe},
+		{"0.18.0", Absent}, {"0.19.0", Absent}, {"0.19.1", Absent},
 		{"0.20.0", Present}, {"0.21.0", Present}, {"0.22.1", Present}, {"0.28.0", Present},
 	} {
 		v := mustVersion(tt.v)
@@ -68,8 +68,9 @@ func TestPDStateEnv(t *testing.T) {
 	if env[SSMConvLayoutEnv] != SSMConvLayoutDS || len(env) != 1 || why == "" {
 		t.Errorf("0.22.1 NIXL + state: %v %q, want %s=%s", env, why, SSMConvLayoutEnv, SSMConvLayoutDS)
 	}
-	if env, _ := PDStateEnv("NixlConnector", mustVersion("0.19.1"), true); env[SSMConvLayoutEnv] != SSMConvLayoutDS {
-		t.Errorf("0.19.1 (unread) should still get DS: %v", env)
+	// 0.19.1's tag has neither the variable nor the assertion (choices45).
+	if env, _ := PDStateEnv("NixlConnector", mustVersion("0.19.1"), true); len(env) != 0 {
+		t.Errorf("0.19.1 (read at the tag: no check) should get nothing: %v", env)
 	}
 	for _, tt := range []struct {
 		conn  string

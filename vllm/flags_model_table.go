@@ -65,8 +65,10 @@ var modelFlags = []Flag{
 	{Name: "max-cpu-loras", Kind: Int, Span: Span{Since: vPre}, Doc: "LoRAs cached in CPU memory", Source: srcTagRead("v0.5.3, the table's first release (present)", "vllm/engine/arg_utils.py") + "; " + srcFacts + "; first release (before 0.5.3) not read"},
 	{Name: "fully-sharded-loras", Kind: StoreTrue, Default: "False", Span: Span{Since: vPre, Removed: v085}, Doc: "shard all LoRA computation over TP", Source: srcTagRead("v0.8.4 (store_true, no --no-fully-sharded-loras) and v0.8.5 (BooleanOptionalAction, --no-fully-sharded-loras)", "vllm/engine/arg_utils.py") + "; " + srcTagRead("v0.5.3, the table's first release (present)", "vllm/engine/arg_utils.py") + "; " + srcFacts + "; first release (before 0.5.3) not read"},
 	{Name: "fully-sharded-loras", Kind: Bool, Default: "False", Span: Span{Since: v085}, Doc: "shard all LoRA computation over TP", Source: srcTagRead("v0.8.4 (store_true, no --no-fully-sharded-loras) and v0.8.5 (BooleanOptionalAction, --no-fully-sharded-loras)", "vllm/engine/arg_utils.py") + "; " + srcTagRead("v0.5.3, the table's first release (present)", "vllm/engine/arg_utils.py") + "; " + srcFacts + "; first release (before 0.5.3) not read"},
-	{Name: "lora-dtype", Kind: String, Choices: []string{"auto", "float16", "bfloat16"}, Default: "auto", Span: Span{Since: vPre},
-		Doc: "LoRA dtype", Source: srcTagRead("v0.5.3, the table's first release (present)", "vllm/engine/arg_utils.py") + "; " + srcFacts + "; first release (before 0.5.3) not read"},
+	{Name: "lora-dtype", Kind: String, Choices: []string{"auto", "float16", "bfloat16", "float32"}, Default: "auto", Span: Span{Since: vPre, Removed: v064post1},
+		Doc: "LoRA dtype", Verified: true, Source: srcTagRead("v0.5.3-v0.6.4 (choices=['auto', 'float16', 'bfloat16', 'float32'])", "vllm/engine/arg_utils.py") + "; first release (before 0.5.3) not read"},
+	{Name: "lora-dtype", Kind: String, Choices: []string{"auto", "float16", "bfloat16"}, Default: "auto", Span: Span{Since: v064post1},
+		Doc: "LoRA dtype", Verified: true, Source: srcTagRead("v0.6.4.post1 (float32 dropped from choices) to v0.24.0 (LoRAConfig lora_dtype Literal from v0.8.5)", "vllm/engine/arg_utils.py, vllm/config.py / vllm/config/lora.py") + "; " + srcFacts},
 
 	// --- structured outputs ---
 	{Name: "guided-decoding-backend", Kind: String, Span: Span{Since: vPre, Removed: v0120}, Deprecated: v0102,

@@ -45,6 +45,9 @@ const (
 
 var v061post1 = mustVersion("0.6.1.post1")
 
+// v064post1 is where --lora-dtype lost float32 (flags_model_table.go).
+var v064post1 = mustVersion("0.6.4.post1")
+
 // qa39Flags are the flags of realin39's VL005 list.
 var qa39Flags = []Flag{
 	{Name: "device", Kind: String, Span: Span{Since: vPre, Removed: v0100}, Deprecated: v090, Verified: true,

@@ -92,22 +92,43 @@ const srcKVDTypes028 = "vllm/config/cache.py CacheDType at the v0.28.0 tag 2cf0a
 	"int4_per_token_head, nvfp4_4over6 added to the 0.22.1 dump's list; PR #45187 (nvfp4_4over6, opened 2026-06-10); PR #48842 (2026-07-16: int4_per_token_head on main); " +
 	"first release 0.23-0.28 unverified"
 
+// srcBlockSizeTags: --block-size's choices at every release tag 0.5.3-0.24.0.
+var srcBlockSizeTags = srcTagRead("v0.5.3-v0.24.0 (choices=[8, 16, 32] to v0.5.4; [8, 16, 32, 128, 256, 512, 1024, 2048] at v0.5.5; "+
+	"[8, 16, 32] at v0.6.0-v0.6.3.post1 and v0.6.5; [8, 16, 32, 64, 128] at v0.6.4, v0.6.4.post1 and v0.6.6-v0.8.4; "+
+	"CacheConfig BlockSize Literal[1, 8, 16, 32, 64, 128] v0.8.5-v0.11.0, + 256 v0.11.1-v0.17.1; an int field from v0.18.0)",
+	"vllm/engine/arg_utils.py, vllm/config.py / vllm/config/cache.py")
+
+// srcKVDTypeTags: --kv-cache-dtype's choices at the tags (CacheDType).
+var srcKVDTypeTags = srcTagRead("v0.5.3-v0.24.0 (choices auto, fp8, fp8_e5m2, fp8_e4m3 to v0.9.2; + fp8_inc v0.10.0; + bfloat16 v0.11.0; "+
+	"+ fp8_ds_mla v0.11.1; + float16 v0.18.0; + fp8_per_token_head, int8_per_token_head, nvfp4, turboquant_{k8v4,4bit_nc,k3v4_nc,3bit_nc} v0.20.0, "+
+	"unchanged to v0.24.0)", "vllm/engine/arg_utils.py, vllm/config.py / vllm/config/cache.py")
+
+// srcExecBackendTags: --distributed-executor-backend's choices at the tags.
+var srcExecBackendTags = srcTagRead("v0.5.3-v0.24.0 (choices=['ray', 'mp'] to v0.6.6.post1; ['ray', 'mp', 'uni', 'external_launcher'] "+
+	"from v0.7.0; DistributedExecutorBackend Literal v0.8.5-v0.10.1.1; from v0.10.2 str | Literal | type[Executor], no choices: "+
+	"a qualified Executor class name is accepted too: vllm/v1/executor/abstract.py Executor.get_class, read at v0.11.0)", "vllm/engine/arg_utils.py, vllm/config.py / vllm/config/parallel.py")
+
 // kvDTypes050 etc. are --kv-cache-dtype choices per release span.
 var (
 	kvDTypes050  = []string{"auto", "fp8", "fp8_e4m3", "fp8_e5m2"}
 	kvDTypes0100 = []string{"auto", "fp8", "fp8_e4m3", "fp8_e5m2", "fp8_inc"}
+	kvDTypes0110 = []string{"auto", "bfloat16", "fp8", "fp8_e4m3", "fp8_e5m2", "fp8_inc"}
 	kvDTypes0111 = []string{"auto", "bfloat16", "fp8", "fp8_ds_mla", "fp8_e4m3", "fp8_e5m2", "fp8_inc"}
+	kvDTypes0180 = []string{"auto", "bfloat16", "float16", "fp8", "fp8_ds_mla", "fp8_e4m3", "fp8_e5m2", "fp8_inc"}
 	// kvDTypes0220 holds the 0.22.1 dump's choices and the four TurboQuant
 	// presets (srcTurboQuant), which the dump's list lacks although 0.20.0
-	// already parses them (issue #23: rejected at 0.22 here, accepted there).
+	// already parses them (issue #23: rejected at 0.22 here, accepted there);
+	// exactly CacheDType at the tags v0.20.0-v0.24.0 (srcKVDTypeTags).
 	kvDTypes0220 = []string{"auto", "bfloat16", "float16", "fp8", "fp8_ds_mla", "fp8_e4m3", "fp8_e5m2", "fp8_inc",
 		"fp8_per_token_head", "int8_per_token_head", "nvfp4",
 		"turboquant_k8v4", "turboquant_4bit_nc", "turboquant_k3v4_nc", "turboquant_3bit_nc"}
-	// kvDTypes0230 adds the two values the 0.22.1 dump lacks and vLLM
-	// 0.28.0's CacheDType has (srcKVDTypes028).
+	// kvDTypes0230 adds the two values the 0.22.1 dump and the v0.24.0 tag
+	// lack and vLLM 0.28.0's CacheDType has (srcKVDTypes028).
 	kvDTypes0230   = append(append([]string{}, kvDTypes0220...), "int4_per_token_head", "nvfp4_4over6")
 	blockSizes05   = []string{"8", "16", "32"}
-	blockSizes064  = []string{"1", "8", "16", "32", "64", "128"}
+	blockSizes055  = []string{"8", "16", "32", "128", "256", "512", "1024", "2048"}
+	blockSizes064  = []string{"8", "16", "32", "64", "128"}
+	blockSizes085  = []string{"1", "8", "16", "32", "64", "128"}
 	blockSizes0111 = []string{"1", "8", "16", "32", "64", "128", "256"}
 	dtypes         = []string{"auto", "bfloat16", "float", "float16", "float32", "half"}
 	execBackends05 = []string{"ray", "mp"}
@@ -194,11 +215,16 @@ var flagTable = []Flag{
 	{Name: "enable-ep-weight-filter", Kind: Bool, Default: "False", Span: Span{Since: v0180},
 		Doc: "load only local experts' weights", Source: srcTagRead("v0.17.1 (absent) and v0.18.0 (present)", "vllm/engine/arg_utils.py") + "; kind and default not read at the tags (unverified)" + "; " + srcDump + "; " + "PR #37351 (merged 2026-03-18); absent at " + srcFA016 + "; " + srcFAIn019},
 	{Name: "distributed-executor-backend", Kind: String, Choices: execBackends05, Span: Span{Since: vPre, Removed: v070},
-		Doc:    "executor for TP/PP workers within an engine; unset = mp on one node, Ray when the world exceeds the node (see Release.Executor)",
-		Source: srcUsage050 + ", " + srcUsage063 + ", " + srcUsage066 + " ({ray,mp}); the release that added uni/external_launcher (0.7.0-0.8.1) is unverified"},
-	{Name: "distributed-executor-backend", Kind: String, Choices: execBackends, Span: Span{Since: v070, Confirmed: v081},
-		Doc:    "executor for TP/PP workers within an engine; unset = auto (see Release.Executor)",
-		Source: srcUsage081 + " ({ray,mp,uni,external_launcher}); " + srcPar0101 + "; " + srcPar0112 + "; 0.7.x-0.8.0 unverified"},
+		Doc:      "executor for TP/PP workers within an engine; unset = mp on one node, Ray when the world exceeds the node (see Release.Executor)",
+		Verified: true, Source: srcExecBackendTags + "; " + srcUsage050 + ", " + srcUsage063 + ", " + srcUsage066 + " ({ray,mp})"},
+	// From 0.10.2 argparse takes any string (the field is str |
+	// DistributedExecutorBackend | type[Executor], metavar): the four names
+	// or the qualified name of an Executor subclass (Executor.get_class,
+	// resolve_obj_by_qualname). vlaunch keeps the four names (choices45: a
+	// qualified class name is refused here, a known gap).
+	{Name: "distributed-executor-backend", Kind: String, Choices: execBackends, Span: Span{Since: v070},
+		Doc:      "executor for TP/PP workers within an engine; unset = auto (see Release.Executor)",
+		Verified: true, Source: srcExecBackendTags + "; " + srcUsage081 + " ({ray,mp,uni,external_launcher}); " + srcPar0101 + "; " + srcPar0112},
 	{Name: "nnodes", Aliases: []string{"-n"}, Kind: Int, Default: "1", Span: Span{Since: v0111},
 		Doc: "mp multi-node for one engine spanning nodes (PR #23691)", Source: srcNnodes},
 	{Name: "node-rank", Aliases: []string{"-r"}, Kind: Int, Default: "0", Span: Span{Since: v0111},
@@ -236,24 +262,41 @@ var flagTable = []Flag{
 		Doc: "KV cache storage type", Verified: true,
 		Source: srcUsage050 + ", " + srcUsage063 + ", " + srcUsage066 + ", " + srcUsage081 + " ({auto,fp8,fp8_e5m2,fp8_e4m3}); " + srcConfig09 + "; fp8_inc first in 0.10.0 (below)"},
 	{Name: "kv-cache-dtype", Kind: String, Choices: kvDTypes0100, Default: "auto", Span: Span{Since: v0100, Removed: v0110},
-		Doc: "KV cache storage type", Source: "docs.vllm.ai/en/v0.10.0/api/vllm/config (CacheDType); " + srcCacheLit + " (0.10.2); 0.11.0 not read, so the wider set below starts there"},
-	{Name: "kv-cache-dtype", Kind: String, Choices: kvDTypes0111, Default: "auto", Span: Span{Since: v0110, Removed: v0170, Confirmed: v0111},
-		Doc:    "KV cache storage type (bfloat16 and fp8_ds_mla added; fp8_ds_mla is DeepSeek-V3.2's sparse MLA format)",
-		Source: srcCacheLit + " (0.11.1 and 0.16.0: auto, bfloat16, fp8, fp8_e4m3, fp8_e5m2, fp8_inc, fp8_ds_mla); 0.11.0 and 0.17-0.22.0 unverified"},
-	{Name: "kv-cache-dtype", Kind: String, Choices: kvDTypes0220, Default: "auto", Span: Span{Since: v0170, Removed: v0230, Confirmed: v0220},
-		Doc:    "KV cache storage type (turboquant_* presets: TurboQuant KV-cache quantization, from 0.20.0)",
-		Source: srcDump + "; 0.17-0.22.0 unverified; turboquant presets: " + srcTurboQuant},
-	{Name: "kv-cache-dtype", Kind: String, Choices: kvDTypes0230, Default: "auto", Span: Span{Since: v0230, Confirmed: v0280},
-		Doc:    "KV cache storage type (adds int4_per_token_head and nvfp4_4over6; the first release with them, 0.23-0.28, is unverified)",
-		Source: srcKVDTypes028 + "; turboquant presets: " + srcTurboQuant},
-	{Name: "block-size", Kind: Int, Choices: blockSizes05, Span: Span{Since: vPre, Removed: v064},
-		Doc: "tokens per KV block", Source: srcUsagePre05 + ", " + srcUsage063 + " ({8,16,32}); the release that widened the choices (0.6.4-0.9.0) is unverified, 0.6.4 assumed"},
-	{Name: "block-size", Kind: Int, Choices: blockSizes064, Span: Span{Since: v064, Removed: v0110, Confirmed: v090},
-		Doc: "tokens per KV block; MLA backends override it (see MLABlockSize)", Source: srcConfig09 + "; " + srcCacheLit + " (0.10.2); 0.6.4-0.8.5 unverified"},
-	{Name: "block-size", Kind: Int, Choices: blockSizes0111, Span: Span{Since: v0110, Removed: v0170, Confirmed: v0111},
-		Doc: "tokens per KV block; MLA backends override it (see MLABlockSize)", Source: srcCacheLit + " (0.11.1 and 0.16.0 add 256); 0.11.0 unverified"},
-	{Name: "block-size", Kind: Int, Span: Span{Since: v0170, Confirmed: v0220}, Doc: "tokens per KV block (free int; MLA backends override it)",
-		Source: srcDump + "; docs.vllm.ai/en/v{0.26.0,0.29.0}/api/vllm/config/cache (int field); 0.17-0.22.0 unverified"},
+		Doc: "KV cache storage type", Verified: true, Source: srcKVDTypeTags + "; docs.vllm.ai/en/v0.10.0/api/vllm/config (CacheDType); " + srcCacheLit + " (0.10.2)"},
+	{Name: "kv-cache-dtype", Kind: String, Choices: kvDTypes0110, Default: "auto", Span: Span{Since: v0110, Removed: v0111},
+		Doc: "KV cache storage type (bfloat16 added)", Verified: true, Source: srcKVDTypeTags},
+	{Name: "kv-cache-dtype", Kind: String, Choices: kvDTypes0111, Default: "auto", Span: Span{Since: v0111, Removed: v0180},
+		Doc:      "KV cache storage type (fp8_ds_mla added: DeepSeek-V3.2's sparse MLA format)",
+		Verified: true, Source: srcKVDTypeTags + "; " + srcCacheLit + " (0.11.1 and 0.16.0)"},
+	{Name: "kv-cache-dtype", Kind: String, Choices: kvDTypes0180, Default: "auto", Span: Span{Since: v0180, Removed: v0200},
+		Doc: "KV cache storage type (float16 added)", Verified: true, Source: srcKVDTypeTags},
+	{Name: "kv-cache-dtype", Kind: String, Choices: kvDTypes0220, Default: "auto", Span: Span{Since: v0200, Removed: v0250},
+		Doc:      "KV cache storage type (per-token-head, nvfp4 and the turboquant_* presets, TurboQuant KV-cache quantization, from 0.20.0)",
+		Verified: true, Source: srcKVDTypeTags + "; " + srcDump + "; turboquant presets: " + srcTurboQuant},
+	{Name: "kv-cache-dtype", Kind: String, Choices: kvDTypes0230, Default: "auto", Span: Span{Since: v0250, Confirmed: v0280},
+		Doc:    "KV cache storage type (adds int4_per_token_head and nvfp4_4over6; absent at the v0.24.0 tag, the first release with them, 0.25-0.28, is unverified)",
+		Source: srcKVDTypeTags + "; " + srcKVDTypes028 + "; turboquant presets: " + srcTurboQuant},
+	// block-size: choices pinned per release by the tags (tools/flagspans/choices.py,
+	// tag_choices_table.go): 0.5.5 and 0.6.4/0.6.6 widened them, 0.6.0 and 0.6.5
+	// narrowed them back, 1 came with 0.8.5 and 256 with 0.11.1 (choices45).
+	{Name: "block-size", Kind: Int, Choices: blockSizes05, Span: Span{Since: vPre, Removed: v055},
+		Doc: "tokens per KV block", Verified: true, Source: srcBlockSizeTags + "; " + srcUsagePre05},
+	{Name: "block-size", Kind: Int, Choices: blockSizes055, Span: Span{Since: v055, Removed: v060},
+		Doc: "tokens per KV block", Verified: true, Source: srcBlockSizeTags},
+	{Name: "block-size", Kind: Int, Choices: blockSizes05, Span: Span{Since: v060, Removed: v064},
+		Doc: "tokens per KV block", Verified: true, Source: srcBlockSizeTags + "; " + srcUsage063},
+	{Name: "block-size", Kind: Int, Choices: blockSizes064, Span: Span{Since: v064, Removed: v065},
+		Doc: "tokens per KV block", Verified: true, Source: srcBlockSizeTags},
+	{Name: "block-size", Kind: Int, Choices: blockSizes05, Span: Span{Since: v065, Removed: v066},
+		Doc: "tokens per KV block", Verified: true, Source: srcBlockSizeTags},
+	{Name: "block-size", Kind: Int, Choices: blockSizes064, Span: Span{Since: v066, Removed: v085},
+		Doc: "tokens per KV block", Verified: true, Source: srcBlockSizeTags},
+	{Name: "block-size", Kind: Int, Choices: blockSizes085, Span: Span{Since: v085, Removed: v0111},
+		Doc: "tokens per KV block; MLA backends override it (see MLABlockSize)", Verified: true, Source: srcBlockSizeTags + "; " + srcConfig09 + "; " + srcCacheLit + " (0.10.2)"},
+	{Name: "block-size", Kind: Int, Choices: blockSizes0111, Span: Span{Since: v0111, Removed: v0180},
+		Doc: "tokens per KV block; MLA backends override it (see MLABlockSize)", Verified: true, Source: srcBlockSizeTags + "; " + srcCacheLit + " (0.11.1 and 0.16.0 add 256)"},
+	{Name: "block-size", Kind: Int, Span: Span{Since: v0180}, Doc: "tokens per KV block (free int; MLA backends override it)",
+		Verified: true, Source: srcBlockSizeTags + "; " + srcDump + "; docs.vllm.ai/en/v{0.26.0,0.29.0}/api/vllm/config/cache (int field)"},
 	{Name: "enable-prefix-caching", Kind: StoreTrue, Span: Span{Since: vPre, Removed: v065},
 		Doc: "prefix caching (V1 default on); store_true in the old synopses", Source: srcTagRead("v0.6.4 (store_true, no --no-enable-prefix-caching) and v0.6.5 (BooleanOptionalAction, --no-enable-prefix-caching)", "vllm/engine/arg_utils.py") + "; " + srcUsagePre05 + "; " + srcUsage063 + "; kind change pinned at the tags (flagspans45); first release (before 0.5.3) not read"},
 	{Name: "enable-prefix-caching", Kind: Bool, Span: Span{Since: v065},
