@@ -40,7 +40,7 @@ func TestReadKVCacheMemoryBytes(t *testing.T) {
 		{"0.24.0", []string{"--kv-cache-memory-bytes=1g", "--kv-cache-memory-bytes=2g"}, 2000000000},
 		{"0.24.0", []string{"--kv-cache-memory-bytes"}, 0},
 		{"0.24.0", nil, 0},
-		{"0.10.2", []string{"--kv-cache-memory-bytes", "1860000000"}, 0},
+		{"0.10.1", []string{"--kv-cache-memory-bytes", "1860000000"}, 0}, // the flag is from 0.10.2 (read at the tags)
 	} {
 		r, _, err := vllm.ResolveString(c.version)
 		if err != nil {

@@ -33,10 +33,12 @@ func TestPlaceByRelease(t *testing.T) {
 		{"0.7.3", Layout{TP: 8, PP: 1, DP: 1}, "", KindSingle},
 		{"0.7.3", Layout{TP: 8, PP: 4, DP: 1}, "", KindRay},
 		{"0.8.0", Layout{TP: 8, PP: 1, DP: 1, EP: true}, "", KindSingle},
-		{"0.8.3", Layout{TP: 4, PP: 1, DP: 2}, "parallelism.data", ""},
-		{"0.8.3", Layout{TP: 1, PP: 1, DP: 32, EP: true}, "parallelism.data", ""},
-		{"0.8.4", Layout{TP: 4, PP: 1, DP: 2}, "", KindSingle},
-		{"0.8.4", Layout{TP: 1, PP: 1, DP: 32, EP: true}, "", KindDP},
+		// DP from 0.8.3 (--data-parallel-size), across nodes from 0.9.0
+		// (--data-parallel-size-local, -address, -rpc-port): read at the tags.
+		{"0.8.2", Layout{TP: 4, PP: 1, DP: 2}, "parallelism.data", ""},
+		{"0.8.3", Layout{TP: 4, PP: 1, DP: 2}, "", KindSingle},
+		{"0.8.4", Layout{TP: 1, PP: 1, DP: 32, EP: true}, "parallelism", ""},
+		{"0.9.0", Layout{TP: 1, PP: 1, DP: 32, EP: true}, "", KindDP},
 		{"0.11.0", Layout{TP: 8, PP: 2, DP: 1}, "", KindRay},
 		{"0.12.0", Layout{TP: 8, PP: 2, DP: 1}, "", KindNNodes},
 	}
