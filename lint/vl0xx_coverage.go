@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/lint/launch"
 	"github.com/vlaunch/vlaunch/vllm"
 )
@@ -118,6 +119,9 @@ func checkUncheckedFlags(p *pass) {
 			if f.Spec != nil || !unchecked(f, s) {
 				continue
 			}
+			if s.Inv.Frontend == "" && reportTagAbsent(p, s, f) {
+				continue
+			}
 			if len(names) == 0 {
 				at = f.At.Pos
 			}
@@ -129,6 +133,29 @@ func checkUncheckedFlags(p *pass) {
 				vllm.Oldest(), vllm.Newest(), s.Rel, strings.Join(names, ", "))
 		}
 	}
+}
+
+// reportTagAbsent settles a flag vlaunch's table does not model by the
+// release tag's own parser (vllm.TagFlag, read up to 0.24.0): a real option
+// of that release is left alone (true, nothing to list); one its parser
+// does not register is a warning, since vLLM exits with "unrecognized
+// arguments" unless a platform plugin adds it (true). An untagged release
+// (newer than the tags read, an rc, a dev build) stays VL005's (false).
+func reportTagAbsent(p *pass, s *server, f *cliFlag) bool {
+	v := s.Rel.Version
+	if !s.Rel.Requested.IsZero() {
+		v = s.Rel.Requested
+	}
+	present, read := vllm.TagFlag(f.Spelling(), v)
+	switch {
+	case !read:
+		return false
+	case present:
+		return true
+	}
+	p.ReportAtSeverity(s.Inv, f.At.Pos, diag.Warning, "remove it or check its spelling (`vllm serve --help` in the image you run)",
+		"vLLM %s's parser registers no %s (read at the release tag: arg_utils.py, cli_args.py, serve.py): vLLM exits with \"unrecognized arguments\" unless a platform plugin adds it", v, f.Spelling())
+	return true
 }
 
 // uncheckedHint says what VL005 cannot: whether the release has the flag.

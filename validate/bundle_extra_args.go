@@ -161,6 +161,17 @@ func unknownExtraFlag(d *spec.Deployment, r vllm.Release, i int, name string) di
 	path := fmt.Sprintf("vllm.extra_args[%d]", i)
 	f, known := vllm.KnownFlagEver(name)
 	if !known {
+		// The release tags' own parsers (vllm.TagFlag, read up to 0.24.0)
+		// settle what vlaunch's table does not model: a real option passes
+		// silently, one the release's parser lacks is refused by vLLM.
+		switch present, read := vllm.TagFlag(name, r.Version); {
+		case read && present:
+			return nil
+		case read:
+			return diag.Diagnostics{bundleDiag(d, codes.GenExtraArg, diag.Warning, path,
+				fmt.Sprintf("vLLM %s's parser registers no %s (read at the release tag: arg_utils.py, cli_args.py, serve.py): vLLM exits with \"unrecognized arguments\" unless a platform plugin adds it", r.Version, name),
+				"remove it, check its spelling, or change vllm.version")}
+		}
 		return diag.Diagnostics{bundleDiag(d, codes.GenExtraArg, diag.Warning, path,
 			fmt.Sprintf("%s is not in vlaunch's flag table for vLLM %s; passed through unchecked", name, r.Version), "")}
 	}

@@ -61,13 +61,13 @@ func TestSharedPoolFinding(t *testing.T) {
 	}
 	pd := edit(t, string(b), "  port: 8100\n", "  port: 8100\n  extra_args: [\"--not-a-flag\"]\n")
 	g := findCode(mustBytes(t, "pd.yaml", pd), codes.GenExtraArg)
-	if len(g) != 1 || !strings.HasPrefix(g[0].Message, "both pools: --not-a-flag") {
+	if len(g) != 1 || !strings.HasPrefix(g[0].Message, "both pools: vLLM 0.22.1's parser registers no --not-a-flag") {
 		t.Errorf("want one GEN006 prefixed \"both pools: \", got\n%s", render(g))
 	}
 	// One pool's own extra_args: that pool's prefix, at the pool's field.
 	one := edit(t, string(b), "    nodes: [node1]\n", "    nodes: [node1]\n    vllm: {extra_args: [\"--not-a-flag\"]}\n")
 	g = findCode(mustBytes(t, "pd1.yaml", one), codes.GenExtraArg)
-	if len(g) != 1 || !strings.HasPrefix(g[0].Message, "decode pool: --not-a-flag") || g[0].Path != "disaggregation.decode.vllm.extra_args[0]" {
+	if len(g) != 1 || !strings.HasPrefix(g[0].Message, "decode pool: vLLM 0.22.1's parser registers no --not-a-flag") || g[0].Path != "disaggregation.decode.vllm.extra_args[0]" {
 		t.Errorf("want one GEN006 \"decode pool: \" at the pool's extra_args, got\n%s", render(g))
 	}
 }
