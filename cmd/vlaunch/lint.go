@@ -52,9 +52,9 @@ func newLintCmd(s *streams) *cobra.Command {
 }
 
 func runLint(s *streams, o *lintOptions, files []string) error {
-	format, err := diag.ParseFormat(o.output, diagFormats(lintFormats)...)
+	format, err := parseFormat(o.output, lintFormats)
 	if err != nil {
-		return usageErr("%v", err)
+		return err
 	}
 	failOn, err := diag.ParseSeverity(o.failOn)
 	if err != nil {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -49,8 +48,8 @@ func newLogsCmd(s *streams) *cobra.Command {
 }
 
 func runLogs(s *streams, o *logsOptions, files []string) error {
-	if !slices.Contains(logsFormats, o.output) {
-		return usageErr("--output must be %s, not %q", orList(logsFormats), o.output)
+	if err := checkFormat(o.output, logsFormats, ""); err != nil {
+		return err
 	}
 	rep, err := logs.AnalyzeFiles(files)
 	if err != nil {
