@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -102,7 +103,7 @@ func Parse(data []byte) (*File, error) {
 		if errors.Is(err, io.EOF) {
 			return nil, errors.New("empty calibration file")
 		}
-		return nil, fmt.Errorf("not a calibration file: %w", err)
+		return nil, decodeError(data, err)
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
@@ -200,4 +201,45 @@ func (f *File) Summary() string {
 		return fmt.Sprintf("fitted to %d benchmark result%s", n, textfmt.PluralS(n))
 	}
 	return fmt.Sprintf("fitted %s to %d benchmark result%s", day, n, textfmt.PluralS(n))
+}
+
+// decodeError words a strict decode's failure for a user (qa45c F9: a
+// deployment spec given to --calibration printed one "field apiVersion not
+// found in type calfile.File" line per key): another vlaunch document is
+// named as such, and unknown keys are listed as keys, not Go types.
+func decodeError(data []byte, err error) error {
+	var head struct {
+		APIVersion string `yaml:"apiVersion"`
+		Kind       string `yaml:"kind"`
+	}
+	if yaml.Unmarshal(data, &head) == nil && head.APIVersion != "" {
+		what := "a Kubernetes or other manifest"
+		if strings.HasPrefix(head.APIVersion, "vlaunch/") {
+			what = "a deployment spec"
+		}
+		return fmt.Errorf("this is %s (apiVersion %s, kind %s), not a calibration file: give the file `vlaunch calibrate` writes (schema: %s)",
+			what, head.APIVersion, orNone(head.Kind), Schema)
+	}
+	var te *yaml.TypeError
+	if !errors.As(err, &te) {
+		return fmt.Errorf("not a calibration file: %w", err)
+	}
+	msgs := make([]string, 0, len(te.Errors))
+	for _, e := range te.Errors {
+		if m := unknownField.FindStringSubmatch(e); m != nil {
+			e = m[1] + "unknown key " + m[2]
+		}
+		msgs = append(msgs, e)
+	}
+	return fmt.Errorf("not a calibration file (it has schema, constants, provenance and fit): %s", strings.Join(msgs, "; "))
+}
+
+// unknownField matches yaml.v3's message for a key KnownFields refuses.
+var unknownField = regexp.MustCompile(`^(line \d+: )field (\S+) not found in type \S+$`)
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
 }

@@ -62,3 +62,33 @@ func FuzzParseFile(f *testing.F) {
 		}
 	})
 }
+
+// TestParseNamesOtherDocuments (qa45c F9): a deployment spec given as a
+// calibration file is named as one, and unknown keys are listed as keys,
+// without Go type names.
+func TestParseNamesOtherDocuments(t *testing.T) {
+	for _, tt := range []struct {
+		name, data string
+		want       []string
+	}{
+		{"deployment spec", "apiVersion: vlaunch/v1\nkind: Deployment\nmetadata:\n  name: x\nmodel:\n  name: qwen3-30b-a3b\n",
+			[]string{"this is a deployment spec (apiVersion vlaunch/v1, kind Deployment), not a calibration file", "vlaunch calibrate", Schema}},
+		{"unknown keys", "schema: " + Schema + "\nconstant:\n  x: 1\nnotes: hi\n",
+			[]string{"line 2: unknown key constant", "line 4: unknown key notes"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse([]byte(tt.data))
+			if err == nil {
+				t.Fatal("want an error")
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("%v\ndoes not say %q", err, w)
+				}
+			}
+			if strings.Contains(err.Error(), "calfile.File") || strings.Contains(err.Error(), "not found in type") {
+				t.Errorf("Go internals in the message: %v", err)
+			}
+		})
+	}
+}

@@ -3,6 +3,7 @@ package generator
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 )
@@ -50,10 +51,12 @@ var (
 // temporary directory beside dir, which is then renamed into place, so dir
 // either keeps its old content or has the complete new bundle. An existing
 // non-empty dir is replaced only with force, and only when it is a bundle
-// (it has MarkerFile) whose every directory this process may empty.
+// (it has MarkerFile), holds nothing but the files vlaunch wrote there,
+// unchanged (see auditTarget), and every directory of it this process may
+// empty.
 func (b *Bundle) Write(dir string, force bool) error {
 	dir = filepath.Clean(dir)
-	replace, err := checkTarget(dir, force)
+	replace, err := checkTarget(dir, force, b.knownPaths())
 	if err != nil {
 		return err
 	}
@@ -87,7 +90,11 @@ func (b *Bundle) writeFiles(tmp string) error {
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			return err
 		}
-		if err := os.WriteFile(p, f.Data, f.Mode); err != nil {
+		data := f.Data
+		if f.Path == MarkerFile {
+			data = b.markerData(data)
+		}
+		if err := os.WriteFile(p, data, f.Mode); err != nil {
 			return err
 		}
 		// WriteFile's mode is filtered by the umask; scripts must be executable.
@@ -98,18 +105,19 @@ func (b *Bundle) writeFiles(tmp string) error {
 	return nil
 }
 
-// CheckTarget reports whether Write(dir, force) would refuse dir, with the
-// error Write would return, writing nothing: `generate --dry-run` asks it
-// so that a dry run refuses what the real run refuses.
-func CheckTarget(dir string, force bool) error {
-	_, err := checkTarget(filepath.Clean(dir), force)
+// CheckTarget reports whether b.Write(dir, force) would refuse dir, with
+// the error Write would return, writing nothing: `generate --dry-run` asks
+// it so that a dry run refuses what the real run refuses.
+func (b *Bundle) CheckTarget(dir string, force bool) error {
+	_, err := checkTarget(filepath.Clean(dir), force, b.knownPaths())
 	return err
 }
 
 // checkTarget decides whether dir can be written: replace is true when an
 // existing bundle must be swapped out. Every refusal happens here, before
-// anything is written.
-func checkTarget(dir string, force bool) (replace bool, err error) {
+// anything is written. known is the test for a marker without a manifest
+// (Bundle.knownPaths).
+func checkTarget(dir string, force bool, known func(string) bool) (replace bool, err error) {
 	fi, err := os.Lstat(dir)
 	if os.IsNotExist(err) {
 		return false, nil
@@ -134,8 +142,12 @@ func checkTarget(dir string, force bool) (replace bool, err error) {
 	case !force:
 		return false, fmt.Errorf("%s: %w", dir, ErrTargetNotEmpty)
 	}
-	if m, err := os.Lstat(filepath.Join(dir, MarkerFile)); err != nil || !m.Mode().IsRegular() {
+	marker := filepath.Join(dir, MarkerFile)
+	if m, err := os.Lstat(marker); err != nil || !m.Mode().IsRegular() {
 		return false, fmt.Errorf("%s: %w", dir, ErrNotABundle)
+	}
+	if err := auditBundle(dir, marker, known); err != nil {
+		return false, err
 	}
 	if err := checkRemovable(dir); err != nil {
 		return false, fmt.Errorf("%s: %w: %v; nothing was written", dir, ErrCannotReplace, err)
@@ -158,6 +170,36 @@ func swapIn(tmp, dir string) error {
 	}
 	if err := removeAll(old); err != nil {
 		return &LeftoverError{Dir: dir, Path: old, Err: err}
+	}
+	return nil
+}
+
+// maxMarker bounds the marker read: vlaunch writes a few kilobytes, and a
+// user's file renamed to the marker must not be read whole.
+const maxMarker = 1 << 20
+
+// auditBundle refuses, naming them, the files --force would delete that
+// vlaunch did not write there or that were changed since (qa45c F1).
+func auditBundle(dir, marker string, known func(string) bool) error {
+	f, err := os.Open(marker)
+	if err != nil {
+		return err
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxMarker))
+	f.Close()
+	if err != nil {
+		return err
+	}
+	sums, ok := parseManifest(data)
+	if !ok {
+		sums = nil // an old marker: judge by the names a bundle may hold
+	}
+	foreign, edited, err := auditTarget(dir, sums, known)
+	if err != nil {
+		return fmt.Errorf("%s: %w; nothing was written", dir, err)
+	}
+	if len(foreign)+len(edited) > 0 {
+		return &ForeignFilesError{Dir: dir, Foreign: foreign, Edited: edited}
 	}
 	return nil
 }

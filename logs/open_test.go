@@ -68,3 +68,42 @@ func TestGzipAndLongLines(t *testing.T) {
 		t.Errorf("figures after the long line lost: %+v", e)
 	}
 }
+
+// TestGzipDecompressedCap (qa45c F4): a small gzip that expands past
+// MaxGzipBytes is read up to the cap, reported cut with a message naming
+// the cap, and a plain file of the same bytes is not cut by it.
+func TestGzipDecompressedCap(t *testing.T) {
+	maxGzipBytes = 1 << 20
+	t.Cleanup(func() { maxGzipBytes = MaxGzipBytes })
+	line := "INFO 04-22 01:04:01 [loggers.py:127] Engine 000: Avg prompt throughput: 0.0 tokens/s\n"
+	plain := strings.Repeat(line, (4<<20)/len(line)) // 4 MiB, four times the lowered cap
+	var gz bytes.Buffer
+	w := gzip.NewWriter(&gz)
+	w.Write([]byte(plain))
+	w.Close()
+	if gz.Len() > 1<<20/8 {
+		t.Fatalf("the crafted gzip is %d bytes; it must be far smaller than what it expands to", gz.Len())
+	}
+	dir := t.TempDir()
+	gzPath, plainPath := filepath.Join(dir, "bomb.log.gz"), filepath.Join(dir, "big.log")
+	os.WriteFile(gzPath, gz.Bytes(), 0o644)
+	os.WriteFile(plainPath, []byte(plain), 0o644)
+	rep, err := AnalyzeFiles([]string{gzPath, plainPath})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, p := rep.Files[0], rep.Files[1]
+	if !g.Truncated || g.Lines >= p.Lines || g.Lines > (1<<20)/len(line)+1 {
+		t.Errorf("gzip: truncated %v, %d lines read (plain %d); want cut at 1 MiB", g.Truncated, g.Lines, p.Lines)
+	}
+	if p.Truncated {
+		t.Error("the plain file must not be cut by the gzip cap")
+	}
+	var out strings.Builder
+	if err := WriteText(&out, rep); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "read only the first 1 MiB decompressed") || !strings.Contains(out.String(), "decompress the file") {
+		t.Errorf("the report must say the gzip was cut and how to read it all:\n%s", out.String())
+	}
+}

@@ -36,7 +36,7 @@ type File struct {
 	// forms decoded (paste.go): markdown-escaped, html-entities, wrapped.
 	Formats []string `json:"formats,omitempty"`
 	// LongLines counts lines cut at MaxLineBytes; Truncated is true when
-	// MaxFileBytes stopped the read.
+	// MaxFileBytes (MaxGzipBytes for gzip, decompressed) stopped the read.
 	LongLines int  `json:"long_lines,omitempty"`
 	Truncated bool `json:"truncated,omitempty"`
 	Restarts  int  `json:"restarts,omitempty"`

@@ -57,7 +57,7 @@ func (t *textWriter) files(r *Report) {
 			extra += fmt.Sprintf(", %d restart(s)", f.Restarts)
 		}
 		if f.Truncated {
-			extra += fmt.Sprintf(", read only the first %d GiB", MaxFileBytes>>30)
+			extra += truncatedNote(f.Gzip)
 		}
 		t.p("%s: %d lines%s\n", Safe(f.Name), f.Lines, extra)
 	}
@@ -468,4 +468,14 @@ func consumedMark(e *Engine) string {
 		return ""
 	}
 	return " (weights + non-torch " + floatStr(e.ConsumedGiB, "") + ")"
+}
+
+// truncatedNote says how much of a cut file was read, and for gzip how to
+// read the rest.
+func truncatedNote(gz bool) string {
+	if gz {
+		return fmt.Sprintf(", read only the first %d MiB decompressed (the cap on gzip input, against "+
+			"decompression bombs; a start-up log is far smaller: decompress the file to read all of it)", maxGzipBytes>>20)
+	}
+	return fmt.Sprintf(", read only the first %d GiB", MaxFileBytes>>30)
 }

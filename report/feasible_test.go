@@ -80,7 +80,7 @@ func TestCandidateFiguresUnmeasured(t *testing.T) {
 		t.Errorf("candidateFigures = %q", got)
 	}
 	c.OutputTokPerS, c.PerGPU, c.TPOTS = 56584, 884.1, 0.029
-	if got := candidateFigures(c); !strings.Contains(got, "56584 output tokens/s (884.1 per GPU) · TPOT 29 ms") {
+	if got := candidateFigures(c); !strings.Contains(got, "56,584 output tokens/s (884 per GPU) · TPOT 29 ms") {
 		t.Errorf("measured: %q", got)
 	}
 }

@@ -191,8 +191,8 @@ func perfSections(r *estimate.Report) []detailSection {
 	}
 	e := p.Constants
 	s := detailSection{Title: "Performance (" + rankHeading(p) + ")", Lines: []string{
-		fmt.Sprintf("%s: GEMM bf16 %.2f / fp8 %.2f · fused-MoE GEMM %.2f · attention %.2f · HBM %.2f · links %.2f · kernel gap %.1f µs · host per step %.2f ms",
-			constantsSource(p), e.GEMM, e.GEMMFP8, e.ExpertGEMM, e.Attention, e.HBM, e.Link, e.KernelGapS*1e6, e.StepOverheadS*1e3),
+		fmt.Sprintf("%s: GEMM bf16 %.2f / fp8 %.2f · fused-MoE GEMM %.2f · attention %.2f · HBM %.2f · links %.2f · kernel gap %s · host per step %s",
+			constantsSource(p), e.GEMM, e.GEMMFP8, e.ExpertGEMM, e.Attention, e.HBM, e.Link, textfmt.Seconds(e.KernelGapS), textfmt.Seconds(e.StepOverheadS)),
 		fmt.Sprintf("GEMMs %s · attention %s · all2all %s · CUDA graphs %s · DBO %s", p.GEMMPrecision, p.AttentionPrecision, p.All2All, textfmt.OnOff(p.CUDAGraphs), textfmt.OnOff(p.DBO)),
 	}}
 	for _, n := range p.Notes {
@@ -210,14 +210,14 @@ func perfSections(r *estimate.Report) []detailSection {
 
 func decodeCurveTable(p *slo.Performance) detailTable {
 	d := p.Decode
-	t := detailTable{Caption: fmt.Sprintf("Decode curve: %s; saturates near %d sessions (%.0f output tokens/s)",
-		d.KVFitsText(), d.Saturation.Concurrency, d.Saturation.OutputTokPerS), Head: []string{"sessions", "TPOT", "output tokens/s", "binding"}, Left: []int{3}}
+	t := detailTable{Caption: fmt.Sprintf("Decode curve: %s; saturates near %d sessions (%s output tokens/s)",
+		d.KVFitsText(), d.Saturation.Concurrency, whole(d.Saturation.OutputTokPerS)), Head: []string{"sessions", "TPOT", "output tokens/s", "binding"}, Left: []int{3}}
 	for _, c := range d.Curve {
-		t.Rows = append(t.Rows, []string{fmt.Sprint(c.Concurrency), fmt.Sprintf("%.1f ms", c.TPOTS*1e3), fmt.Sprintf("%.0f", c.OutputTokPerS),
+		t.Rows = append(t.Rows, []string{fmt.Sprint(c.Concurrency), fmt.Sprintf("%.1f ms", c.TPOTS*1e3), whole(c.OutputTokPerS),
 			c.Binding + map[bool]string{true: " (beyond KV capacity)"}[c.KVCapped]})
 	}
-	t.After = []string{fmt.Sprintf("decode at %d sessions (%d per rank, mean context %.0f): step %.1f ms → %.0f output tokens/s [%s]",
-		d.Concurrency, d.Point.SeqsPerRank, p.FLOPs.MeanContext, d.Step.TotalS*1e3, d.Point.OutputTokPerS, d.Point.Binding)}
+	t.After = []string{fmt.Sprintf("decode at %d sessions (%d per rank, mean context %.0f): step %.1f ms → %s output tokens/s [%s]",
+		d.Concurrency, d.Point.SeqsPerRank, p.FLOPs.MeanContext, d.Step.TotalS*1e3, whole(d.Point.OutputTokPerS), d.Point.Binding)}
 	return t
 }
 
@@ -260,8 +260,8 @@ func simTable(s slo.SimScenario) detailTable {
 		t.After = append(t.After, fmt.Sprintf("throughput and queue lengths not measured (the warm-up had not ended); %d preemptions", res.Preemptions))
 		return t
 	}
-	t.After = append(t.After, fmt.Sprintf("%.0f output tokens/s, %.0f total tokens/s; %.1f running, %.1f waiting on average; %d preemptions",
-		res.OutputTokPerS, res.TotalTokPerS, res.MeanRunning, res.MeanWaiting, res.Preemptions))
+	t.After = append(t.After, fmt.Sprintf("%s output tokens/s, %s total tokens/s; %.1f running, %.1f waiting on average; %d preemptions",
+		whole(res.OutputTokPerS), whole(res.TotalTokPerS), res.MeanRunning, res.MeanWaiting, res.Preemptions))
 	return t
 }
 

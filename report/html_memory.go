@@ -34,12 +34,31 @@ func memoryChart(r *estimate.Report) chartView {
 	for _, g := range distinctStages(r, colors) {
 		c.Bars = append(c.Bars, svg.Bar{Label: g.label, Segments: stageSegments(r, m.Stages[g.first], colors)})
 	}
-	caption := "Weights by component, activation peak, memory outside PyTorch and the KV cache inside vLLM's budget (the cap); " +
-		"CUDA graphs are allocated after the budget, in the headroom above the cap. Hover a segment for its size and derivation."
+	caption := "Weights by component, activation peak, memory outside PyTorch and the KV cache inside vLLM's budget (the cap)" +
+		graphsCaption(r) + ". Hover a segment for its size and derivation."
 	if len(m.Stages) > 1 {
 		caption += fmt.Sprintf(" Every stage allocates the binding stage's %d KV blocks; the rest of its budget stays free.", m.NumBlocks)
 	}
 	return chartView{Title: c.Title, Caption: caption, SVG: template.HTML(c.SVG())}
+}
+
+// graphsCaption says where the CUDA graphs sit, from the same figures the
+// memory table shows (qa45c F5: a fixed "after the budget" contradicted
+// the table from vLLM 0.20, which budgets them): outside the budget when
+// PerGPU carries them, inside it when a stage's non-torch terms list
+// vLLM's estimate (with that term's reason), nothing without graphs.
+func graphsCaption(r *estimate.Report) string {
+	if r.Memory.PerGPU.CUDAGraphGiB > 0 {
+		return "; CUDA graphs are allocated after the budget, in the headroom above the cap"
+	}
+	for _, st := range r.Memory.Stages {
+		for _, t := range st.NonTorch {
+			if t.Name == memory.GraphTermName {
+				return "; CUDA graphs are inside the budget, among the memory outside PyTorch (" + t.Formula + ")"
+			}
+		}
+	}
+	return ""
 }
 
 // stageGroup is a run of pipeline stages whose GPUs hold the same.

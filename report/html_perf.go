@@ -85,7 +85,7 @@ func throughputChart(r *estimate.Report) chartView {
 	logIfFarApart(&c)
 	if s := workloadSim(r); s != nil {
 		c.Marks = append(c.Marks, svg.Mark{X: float64(max(1, s.Sessions)), Y: s.Result.OutputTokPerS, Color: seriesColors[1],
-			Title: fmt.Sprintf("simulated with prefills: %.0f output tokens/s", s.Result.OutputTokPerS), Label: "simulated"})
+			Title: fmt.Sprintf("simulated with prefills: %s output tokens/s", whole(s.Result.OutputTokPerS)), Label: "simulated"})
 		caption += " The red dot is the simulation at the workload's load, prefills of new requests included."
 	}
 	return chartView{Title: c.Title, Caption: caption, SVG: template.HTML(c.SVG())}

@@ -78,5 +78,5 @@ func throughputTargetLabel(v slo.Verdict) string {
 	if strings.Contains(v.Name, "total") {
 		return fmt.Sprintf("%.0f total tokens/s (in output tokens)", v.Target)
 	}
-	return fmt.Sprintf("%.0f output tokens/s", v.Target)
+	return whole(v.Target) + " output tokens/s"
 }

@@ -270,8 +270,8 @@ func scenarioLines(s *pd.Scenario, burstiness float64) []string {
 		load += fmt.Sprintf(", at most %d in flight (the client's cap: its queue's wait is not in TTFT)", s.ClientCap)
 	}
 	out := []string{fmt.Sprintf("input %s tokens, output %s, %s", textfmt.Thousands(int64(s.InputTokens)), textfmt.Thousands(int64(s.OutputTokens)), load),
-		fmt.Sprintf("rate          %.2f requests/s, %.0f output tokens/s, %s (%s%s)",
-			s.RequestsPerS, s.OutputTokPerS, boundBy(s), unsaturated(s), utilisations(s))}
+		fmt.Sprintf("rate          %.2f requests/s, %s output tokens/s, %s (%s%s)",
+			s.RequestsPerS, whole(s.OutputTokPerS), boundBy(s), unsaturated(s), utilisations(s))}
 	if s.Unbounded {
 		out = append(out, "TTFT          unbounded (the arrivals exceed what the "+s.Binding+" serves)")
 	} else {
@@ -330,7 +330,7 @@ func colocatedRows(g *pd.Report) [][3]string {
 		}
 		const none = "-"
 		return [][3]string{
-			{"output tokens/s", none, fmt.Sprintf("%.0f", c.OutputTokPerS)},
+			{"output tokens/s", none, whole(c.OutputTokPerS)},
 			{"TTFT p50", none, ttft(c.TTFTP50S, c.Unbounded)},
 			{"TTFT p99", none, ttft(c.TTFTP99S, c.Unbounded)},
 			{"TPOT mean", none, textfmt.Seconds(c.TPOTMeanS)},
@@ -338,7 +338,7 @@ func colocatedRows(g *pd.Report) [][3]string {
 	}
 	s := g.Scenarios[0]
 	return [][3]string{
-		{"output tokens/s", fmt.Sprintf("%.0f", s.OutputTokPerS), fmt.Sprintf("%.0f", c.OutputTokPerS)},
+		{"output tokens/s", whole(s.OutputTokPerS), whole(c.OutputTokPerS)},
 		{"TTFT p50", ttft(s.TTFT.P50, s.Unbounded), ttft(c.TTFTP50S, c.Unbounded)},
 		{"TTFT p99", ttft(s.TTFT.P99, s.Unbounded), ttft(c.TTFTP99S, c.Unbounded)},
 		{"TPOT mean", textfmt.Seconds(s.TPOT.Mean), textfmt.Seconds(c.TPOTMeanS)},

@@ -33,8 +33,8 @@ func writePerfMarkdown(w io.Writer, r *estimate.Report) {
 
 func writeDecodeMarkdown(w io.Writer, p *slo.Performance, pp int) {
 	d := p.Decode
-	fmt.Fprintf(w, "\nDecode at %d sessions (%d per rank): step **%.1f ms**, %.0f output tokens/s, %s-bound.\n\n| term | ms | binding |\n|---|---:|---|\n",
-		d.Concurrency, d.Point.SeqsPerRank, d.Step.TotalS*1e3, d.Point.OutputTokPerS, d.Point.Binding)
+	fmt.Fprintf(w, "\nDecode at %d sessions (%d per rank): step **%.1f ms**, %s output tokens/s, %s-bound.\n\n| term | ms | binding |\n|---|---:|---|\n",
+		d.Concurrency, d.Point.SeqsPerRank, d.Step.TotalS*1e3, whole(d.Point.OutputTokPerS), d.Point.Binding)
 	st := d.Step
 	for _, t := range stepTermRows(st, pp, false) {
 		fmt.Fprintf(w, "| %s | %.2f | %s |\n", t.name, t.s*1e3, t.binding)
@@ -50,20 +50,20 @@ func writeDecodeMarkdown(w io.Writer, p *slo.Performance, pp int) {
 	}
 	fmt.Fprintf(w, "\n| sessions | TPOT ms | output tok/s | binding |\n|---:|---:|---:|---|\n")
 	for _, c := range d.Curve {
-		fmt.Fprintf(w, "| %d | %.1f | %.0f | %s%s |\n", c.Concurrency, c.TPOTS*1e3, c.OutputTokPerS, c.Binding, map[bool]string{true: " (beyond KV)"}[c.KVCapped])
+		fmt.Fprintf(w, "| %d | %.1f | %s | %s%s |\n", c.Concurrency, c.TPOTS*1e3, whole(c.OutputTokPerS), c.Binding, map[bool]string{true: " (beyond KV)"}[c.KVCapped])
 	}
 }
 
 func writeTablesMarkdown(w io.Writer, p *slo.Performance) {
 	fmt.Fprintf(w, "\n| prompt tokens | idle TTFT ms | steps | GPU kernels ms | kernel gaps ms | exposed communication ms | host ms | host: between steps + launches − behind the GPU, ms | GB via NICs | binding |\n|---:|---:|---:|---:|---:|---:|---:|---|---:|---|\n")
 	for _, pf := range p.Prefill {
-		fmt.Fprintf(w, "| %d | %.0f | %d | %.1f | %.1f | %.1f | %.1f | %.1f + %.1f − %.1f | %.2f | %s |\n", pf.InputTokens, pf.TTFTS*1e3, pf.Steps, pf.GPUS*1e3, pf.KernelGapsS*1e3,
+		fmt.Fprintf(w, "| %d | %s | %d | %.1f | %.1f | %.1f | %.1f | %.1f + %.1f − %.1f | %.2f | %s |\n", pf.InputTokens, whole(pf.TTFTS*1e3), pf.Steps, pf.GPUS*1e3, pf.KernelGapsS*1e3,
 			pf.NetworkS*1e3, pf.HostS*1e3, pf.HostBetweenS*1e3, pf.LaunchS*1e3, max(0, pf.HostBetweenS+pf.LaunchS-pf.HostS)*1e3, pf.InterBytesPerNode/1e9, pf.Binding)
 	}
 	if len(p.Alternatives) > 0 {
 		fmt.Fprintf(w, "\n| alternative | fits | TPOT ms | output tok/s | binding |\n|---|---|---:|---:|---|\n")
 		for _, a := range p.Alternatives {
-			fmt.Fprintf(w, "| %s | %s | %.1f | %.0f | %s |\n", a.Name, yesNo(a.Fits), a.TPOTS*1e3, a.OutputTokPerS, a.Binding)
+			fmt.Fprintf(w, "| %s | %s | %.1f | %s | %s |\n", a.Name, yesNo(a.Fits), a.TPOTS*1e3, whole(a.OutputTokPerS), a.Binding)
 		}
 	}
 	fmt.Fprintf(w, "\n| simulation | TTFT p50 / p95 / p99 | mean TTFT: front end (of which the prompt's tokens) / queue / prefill | TTFT p99 run-to-run spread | TPOT mean | output tok/s | total tok/s |\n|---|---|---|---|---:|---:|---:|\n")
@@ -91,7 +91,7 @@ func writeTablesMarkdown(w io.Writer, p *slo.Performance) {
 			tp := res.TTFTParts
 			parts = fmt.Sprintf("%s (%s) / %s / %s", textfmt.Seconds(tp.FrontendS), textfmt.Seconds(tp.PromptS), textfmt.Seconds(tp.QueueS), textfmt.Seconds(tp.PrefillS))
 		}
-		out, total := fmt.Sprintf("%.0f", res.OutputTokPerS), fmt.Sprintf("%.0f", res.TotalTokPerS)
+		out, total := whole(res.OutputTokPerS), whole(res.TotalTokPerS)
 		if res.Truncated && res.OutputTokPerS <= 0 { // the warm-up never ended (writeSimText)
 			out, total = "not measured", "not measured"
 		}
@@ -124,8 +124,11 @@ func writeSLOMarkdown(w io.Writer, slo []slo.Verdict) {
 }
 
 func constantsText(e perf.Efficiency) string {
-	return fmt.Sprintf("GEMM bf16 %.2f / fp8 %.2f, fused-MoE GEMM %.2f, attention %.2f, HBM %.2f, links %.2f, kernel gap %.1f µs, host per step %.2f ms, eager %.0f µs/layer, collective %.0f µs",
-		e.GEMM, e.GEMMFP8, e.ExpertGEMM, e.Attention, e.HBM, e.Link, e.KernelGapS*1e6, e.StepOverheadS*1e3, e.EagerPerLayerS*1e6, e.CollectiveS*1e6)
+	// Durations at three significant digits (textfmt.Seconds): "%.0f µs"
+	// printed a 1.64 µs collective as "2 µs" (qa45c F11).
+	return fmt.Sprintf("GEMM bf16 %.2f / fp8 %.2f, fused-MoE GEMM %.2f, attention %.2f, HBM %.2f, links %.2f, kernel gap %s, host per step %s, eager %s/layer, collective %s",
+		e.GEMM, e.GEMMFP8, e.ExpertGEMM, e.Attention, e.HBM, e.Link, textfmt.Seconds(e.KernelGapS), textfmt.Seconds(e.StepOverheadS),
+		textfmt.Seconds(e.EagerPerLayerS), textfmt.Seconds(e.CollectiveS))
 }
 
 // constantsSource names where the constants come from, for the text

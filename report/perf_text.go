@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"math"
 	"slices"
 
 	"github.com/vlaunch/vlaunch/estimate"
@@ -34,8 +35,8 @@ func writePerfText(w io.Writer, r *estimate.Report) {
 		return
 	}
 	e := p.Constants
-	fmt.Fprintf(w, "\nPerformance (%s; %s: GEMM bf16 %.2f / fp8 %.2f · fused-MoE GEMM %.2f · attention %.2f · HBM %.2f · links %.2f · kernel gap %.1f µs · host per step %.2f ms)\n",
-		rankHeading(p), constantsSource(p), e.GEMM, e.GEMMFP8, e.ExpertGEMM, e.Attention, e.HBM, e.Link, e.KernelGapS*1e6, e.StepOverheadS*1e3)
+	fmt.Fprintf(w, "\nPerformance (%s; %s: GEMM bf16 %.2f / fp8 %.2f · fused-MoE GEMM %.2f · attention %.2f · HBM %.2f · links %.2f · kernel gap %s · host per step %s)\n",
+		rankHeading(p), constantsSource(p), e.GEMM, e.GEMMFP8, e.ExpertGEMM, e.Attention, e.HBM, e.Link, textfmt.Seconds(e.KernelGapS), textfmt.Seconds(e.StepOverheadS))
 	fmt.Fprintf(w, "  GEMMs %s · attention %s · all2all %s · CUDA graphs %s · DBO %s\n", p.GEMMPrecision, p.AttentionPrecision, p.All2All, textfmt.OnOff(p.CUDAGraphs), textfmt.OnOff(p.DBO))
 	for _, n := range p.Notes {
 		fmt.Fprintf(w, "%s\n", wrap("model: "+n, 96, "  "))
@@ -54,15 +55,15 @@ func writePerfText(w io.Writer, r *estimate.Report) {
 
 func writeDecodeText(w io.Writer, p *slo.Performance, pp int) {
 	d := p.Decode
-	fmt.Fprintf(w, "  decode at %d sessions (%d per rank, mean context %.0f): step %.1f ms → %.0f output tokens/s  [%s]\n",
-		d.Concurrency, d.Point.SeqsPerRank, p.FLOPs.MeanContext, d.Step.TotalS*1e3, d.Point.OutputTokPerS, d.Point.Binding)
+	fmt.Fprintf(w, "  decode at %d sessions (%d per rank, mean context %.0f): step %.1f ms → %s output tokens/s  [%s]\n",
+		d.Concurrency, d.Point.SeqsPerRank, p.FLOPs.MeanContext, d.Step.TotalS*1e3, whole(d.Point.OutputTokPerS), d.Point.Binding)
 	fmt.Fprintf(w, "    %s\n", stepTerms(d.Step, pp))
 	fmt.Fprintf(w, "    floors: weight read %.1f ms (%.1f GB read per GPU) · compute %.1f ms · network %.1f ms\n",
 		d.Floors.WeightReadS*1e3, d.Floors.WeightBytesPerGPU/1e9, d.Floors.ComputeS*1e3, d.Floors.NetworkS*1e3)
 	fmt.Fprintf(w, "  decode curve (sessions: TPOT, output tokens/s, binding); %s; "+
-		"saturates near %d sessions (%.0f output tokens/s)\n", d.KVFitsText(), d.Saturation.Concurrency, d.Saturation.OutputTokPerS)
+		"saturates near %d sessions (%s output tokens/s)\n", d.KVFitsText(), d.Saturation.Concurrency, whole(d.Saturation.OutputTokPerS))
 	for _, c := range d.Curve {
-		fmt.Fprintf(w, "    %7d: %8.1f ms %10.0f  %s%s\n", c.Concurrency, c.TPOTS*1e3, c.OutputTokPerS, c.Binding, map[bool]string{true: "  (beyond KV capacity)"}[c.KVCapped])
+		fmt.Fprintf(w, "    %7d: %8.1f ms %10s  %s%s\n", c.Concurrency, c.TPOTS*1e3, whole(c.OutputTokPerS), c.Binding, map[bool]string{true: "  (beyond KV capacity)"}[c.KVCapped])
 	}
 }
 
@@ -73,8 +74,8 @@ func writePrefillText(w io.Writer, p *slo.Performance, chunk int) {
 		if pf.InterBytesPerNode > 0 {
 			nics = fmt.Sprintf(", %.2f GB through the node's NICs", pf.InterBytesPerNode/1e9)
 		}
-		fmt.Fprintf(w, "    %6d tokens: TTFT %.0f ms in %d step(s)%s  [%s]\n      %s\n",
-			pf.InputTokens, pf.TTFTS*1e3, pf.Steps, nics, pf.Binding, prefillTerms(pf))
+		fmt.Fprintf(w, "    %6d tokens: TTFT %s in %d step(s)%s  [%s]\n      %s\n",
+			pf.InputTokens, textfmt.Seconds(pf.TTFTS), pf.Steps, nics, pf.Binding, prefillTerms(pf))
 	}
 }
 
@@ -113,8 +114,8 @@ func writeSimText(w io.Writer, p *slo.Performance) {
 			fmt.Fprintf(w, "    throughput and queue lengths not measured (the warm-up had not ended); %d preemptions\n", res.Preemptions)
 			continue
 		}
-		fmt.Fprintf(w, "    %.0f output tokens/s, %.0f total tokens/s; %.1f running, %.1f waiting on average; %d preemptions\n",
-			res.OutputTokPerS, res.TotalTokPerS, res.MeanRunning, res.MeanWaiting, res.Preemptions)
+		fmt.Fprintf(w, "    %s output tokens/s, %s total tokens/s; %.1f running, %.1f waiting on average; %d preemptions\n",
+			whole(res.OutputTokPerS), whole(res.TotalTokPerS), res.MeanRunning, res.MeanWaiting, res.Preemptions)
 	}
 	if steady {
 		fmt.Fprintln(w, "  "+steadyClosedLoopNote)
@@ -139,7 +140,7 @@ func altText(a slo.Alternative) string {
 	if !a.Fits {
 		return "does not fit in memory"
 	}
-	txt := fmt.Sprintf("TPOT %6.1f ms · %7.0f output tokens/s  [%s] · TTFT", a.TPOTS*1e3, a.OutputTokPerS, a.Binding)
+	txt := fmt.Sprintf("TPOT %6.1f ms · %7s output tokens/s  [%s] · TTFT", a.TPOTS*1e3, whole(a.OutputTokPerS), a.Binding)
 	for _, n := range sortedKeys(a.IdleTTFTS) {
 		txt += fmt.Sprintf(" %d: %s", n, textfmt.Seconds(a.IdleTTFTS[n]))
 	}
@@ -220,6 +221,16 @@ func stepTerms(st perf.StepTime, pp int) string {
 	return terms
 }
 
+// whole is a token rate or count as every report prints one: whole,
+// thousands grouped ("16,077"), as the SLO lines print the targets (qa45c
+// F11: "8,263 tokens/s" beside "16077 output tokens/s").
+func whole(x float64) string {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return fmt.Sprint(x)
+	}
+	return textfmt.Thousands(int64(math.Round(x)))
+}
+
 // bracket is a term's binding as the text prints it after the term's
 // time: " [HBM (roofline)]", "" for none.
 func bracket(b perf.TermBinding) string {
@@ -229,11 +240,19 @@ func bracket(b perf.TermBinding) string {
 	return " [" + b.String() + "]"
 }
 
-// prefillTerms splits an idle prefill's TTFT into its terms, the host's
+// prefillTerms splits an idle prefill's TTFT into its terms, each with
+// its binding as a decode step's terms carry theirs (qa45c F14; the GPU
+// kernels' is their largest class's in the longest chunk), the host's
 // with its parts (prefillHostParts).
 func prefillTerms(pf perf.PrefillPoint) string {
-	return fmt.Sprintf("GPU kernels %s · kernel gaps %s · exposed communication %s · host %s (%s)",
-		textfmt.Seconds(pf.GPUS), textfmt.Seconds(pf.KernelGapsS), textfmt.Seconds(pf.NetworkS), textfmt.Seconds(pf.HostS), prefillHostParts(pf))
+	gpu := ""
+	if pf.GPUBinding != perf.TermNone {
+		gpu = fmt.Sprintf(" [%s, most of it %s]", pf.GPUBinding, pf.GPUClass)
+	}
+	b := pf.Bindings
+	return fmt.Sprintf("GPU kernels %s%s · kernel gaps %s%s · exposed communication %s%s · host %s%s (%s)",
+		textfmt.Seconds(pf.GPUS), gpu, textfmt.Seconds(pf.KernelGapsS), bracket(b.KernelGaps),
+		textfmt.Seconds(pf.NetworkS), bracket(b.Network), textfmt.Seconds(pf.HostS), bracket(b.Host), prefillHostParts(pf))
 }
 
 // prefillHostParts is an idle prefill's host time on the critical path by
@@ -241,11 +260,17 @@ func prefillTerms(pf perf.PrefillPoint) string {
 // "host 44.1 ms" alone, its eager launches outrunning the GPU, where
 // DeepSeek-R1's decode line gives between steps, launches and the critical
 // path): the work between steps, the kernel launches, and what of them
-// ran behind the GPU's kernels.
+// ran behind the GPU's kernels. The sum is written out before what is
+// taken off it: "kernel launches 0 s − 9.67 ms of them behind the GPU"
+// subtracted from a term of 0 s (qa45c F14).
 func prefillHostParts(pf perf.PrefillPoint) string {
-	hidden := max(0, pf.HostBetweenS+pf.LaunchS-pf.HostS)
-	return fmt.Sprintf("between steps %s + kernel launches %s − %s of them behind the GPU",
-		textfmt.Seconds(pf.HostBetweenS), textfmt.Seconds(pf.LaunchS), textfmt.Seconds(hidden))
+	work := pf.HostBetweenS + pf.LaunchS
+	parts := fmt.Sprintf("between steps %s + kernel launches %s", textfmt.Seconds(pf.HostBetweenS), textfmt.Seconds(pf.LaunchS))
+	hidden := work - pf.HostS
+	if hidden <= 1e-12 {
+		return parts + ", none of it behind the GPU's kernels"
+	}
+	return fmt.Sprintf("%s = %s, less %s of it behind the GPU's kernels", parts, textfmt.Seconds(work), textfmt.Seconds(hidden))
 }
 
 // ttftPartsText splits a simulated mean TTFT by where requests spent it;

@@ -121,8 +121,8 @@ func candidateFigures(c plan.Candidate) string {
 		return fmt.Sprintf("%d of %d SLOs · no request measured (its simulation ended at its work ceiling first); steady decode %.1f output tokens/s per GPU, TPOT %s (step model) · weights %.1f GiB, KV %.1f GiB per GPU%s%s · %s",
 			passed(c), len(c.SLO), c.SteadyPerGPU, textfmt.Seconds(c.SteadyTPOTS), c.WeightsGiB, c.KVGiB, queuedText(c), a2a, bound)
 	}
-	return fmt.Sprintf("%d of %d SLOs · %.0f output tokens/s (%.1f per GPU) · TPOT %s (%s) · weights %.1f GiB, KV %.1f GiB per GPU%s%s · %s",
-		passed(c), len(c.SLO), c.OutputTokPerS, c.PerGPU, textfmt.Seconds(c.TPOTS), src, c.WeightsGiB, c.KVGiB, queuedText(c), a2a, bound)
+	return fmt.Sprintf("%d of %d SLOs · %s output tokens/s (%s per GPU) · TPOT %s (%s) · weights %.1f GiB, KV %.1f GiB per GPU%s%s · %s",
+		passed(c), len(c.SLO), whole(c.OutputTokPerS), textfmt.Count(c.PerGPU), textfmt.Seconds(c.TPOTS), src, c.WeightsGiB, c.KVGiB, queuedText(c), a2a, bound)
 }
 
 // queuedText says that a candidate's KV cache holds only some of its

@@ -16,7 +16,7 @@ func listFormat(s string) (bool, error) {
 	case "json":
 		return true, nil
 	}
-	return false, usageErr("unknown output format %q (want %s)", s, strings.Join(listFormats, ", "))
+	return false, checkFormat(s, listFormats, "")
 }
 
 // listFormats are the catalog listings' formats (gpus, models).

@@ -2,7 +2,6 @@ package main
 
 import (
 	"io"
-	"slices"
 
 	"github.com/spf13/cobra"
 	"github.com/vlaunch/vlaunch/diag"
@@ -76,8 +75,8 @@ queues them and preempts): they count through the simulated SLO verdicts.`,
 }
 
 func runCheck(s *streams, o *checkOptions, cmd *cobra.Command, args []string) error {
-	if !slices.Contains(checkFormats, o.output) {
-		return usageErr("--output must be %s, not %q", orList(checkFormats), o.output)
+	if err := checkFormat(o.output, checkFormats, ""); err != nil {
+		return err
 	}
 	if o.failOn != "fail" && o.failOn != slo.VerdictUncertain {
 		return usageErr("--fail-on must be fail or uncertain, not %q", o.failOn)

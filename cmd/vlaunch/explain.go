@@ -17,7 +17,7 @@ func newExplainCmd(s *streams) *cobra.Command {
 		Use:   "explain CODE | NAME | --all",
 		Short: "Print the documentation of a diagnostic code (or of all codes, as docs/codes.md)",
 		Long: "Every finding carries a code: SPECxxx (validate), ESTxxx (check), GENxxx (generate),\n" +
-			"VLxxx (lint) and PFxxx (preflight). `vlaunch explain CODE` says what it means, why it\n" +
+			"VLxxx (lint), PFxxx (preflight) and LOGxxx (logs). `vlaunch explain CODE` says what it means, why it\n" +
 			"matters and how to fix it; a code's name (e.g. unknown-flag, gpu.count) works too.",
 		Example: "  vlaunch explain VL101\n  vlaunch explain gpu.count\n  vlaunch explain --all > docs/codes.md",
 		RunE: func(c *cobra.Command, args []string) error {

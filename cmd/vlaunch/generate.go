@@ -41,7 +41,10 @@ command; before, -o named the directory.
 The bundle is written atomically: rendered into a temporary directory beside
 DIR, then renamed into place. Every bundle carries a .vlaunch-bundle marker;
 an existing non-empty DIR is refused without --force, and --force replaces it
-only when it carries that marker (a bundle vlaunch wrote) and can be deleted.
+only when it carries that marker (a bundle vlaunch wrote), holds nothing but
+the files the marker lists, unchanged (it records each file's SHA-256), and
+can be deleted. Anything else in DIR (a .git directory, notes, a hand-edited
+script) makes --force refuse with exit 2, naming it: move it out first.
 --templates DIR overrides the embedded templates file by file
 (` + "`" + `DIR/hosts.tmpl` + "`" + ` replaces hosts.tmpl); their names are: ` + strings.Join(templates.Names(), ", ") + `.
 
@@ -62,7 +65,7 @@ was written and DIR is unchanged.`,
 	addOutputFlag(f, &o.output, generateFormats, "what generate prints")
 	f.StringVar(&o.runtime, "runtime", "", "bare, docker or kubernetes (default: the spec's runtime.kind)")
 	f.StringVar(&o.templates, "templates", "", "directory of templates overriding the embedded ones")
-	f.BoolVar(&o.force, "force", false, "replace a non-empty output directory")
+	f.BoolVar(&o.force, "force", false, "replace a bundle vlaunch wrote in --out-dir (refused if it holds other or edited files)")
 	f.BoolVar(&o.dryRun, "dry-run", false, "list the files that would be written, write nothing")
 	f.BoolVar(&o.strict, "strict", false, "exit 1 when the deployment is not feasible (the bundle is still written)")
 	addCalibrationFlag(f, &o.calibration)
@@ -154,7 +157,7 @@ func autoParagraph(search *estimate.LayoutSearch) string {
 func writeBundle(o *generateOptions, b *generator.Bundle) (*generator.LeftoverError, error) {
 	if o.dryRun {
 		if o.outDir != "" {
-			if err := generator.CheckTarget(o.outDir, o.force); err != nil {
+			if err := b.CheckTarget(o.outDir, o.force); err != nil {
 				return nil, usageErr("%v", err)
 			}
 		}

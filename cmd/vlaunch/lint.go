@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/vlaunch/vlaunch/diag"
@@ -50,9 +52,9 @@ func newLintCmd(s *streams) *cobra.Command {
 }
 
 func runLint(s *streams, o *lintOptions, files []string) error {
-	format, err := diag.ParseFormat(o.output, diagFormats(lintFormats)...)
+	format, err := parseFormat(o.output, lintFormats)
 	if err != nil {
-		return usageErr("%v", err)
+		return err
 	}
 	failOn, err := diag.ParseSeverity(o.failOn)
 	if err != nil {
@@ -98,10 +100,30 @@ func runLint(s *streams, o *lintOptions, files []string) error {
 		// no launch at all gets a VL008 note instead.
 		fmt.Fprintf(s.err, "vlaunch: no findings in %d file(s): %s checked\n", len(inputs), checkedWords(checked))
 	}
+	if bad := unparsableYAML(ds); bad != "" {
+		return &exitError{code: exitUsage, msg: fmt.Sprintf("unusable input (see above): %s is not valid YAML", bad)}
+	}
 	if ds.AtLeast(failOn) {
 		return findingsErr()
 	}
 	return nil
+}
+
+// unparsableYAML names the first .yaml/.yml input lint could not parse at
+// all (VL001 "invalid YAML"), "" when there is none. Such a file is
+// unusable input, exit 2, as validate and check exit for the same file and
+// the exit-code contract says (README "Exit codes": "non-YAML file";
+// qa45c F8). A shell script's syntax error stays a finding (1): the script
+// is what lint checks, and the error is in it. A broken YAML block inside
+// a Markdown document likewise stays a finding about the document.
+func unparsableYAML(ds diag.Diagnostics) string {
+	for _, d := range ds {
+		ext := strings.ToLower(filepath.Ext(d.File))
+		if d.Code == "VL001" && strings.HasPrefix(d.Message, "invalid YAML") && (ext == ".yaml" || ext == ".yml") {
+			return d.File
+		}
+	}
+	return ""
 }
 
 // checkedWords says what a lint run checked: "2 vLLM servers and 1 Ray

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -21,7 +20,8 @@ func newLogsCmd(s *streams) *cobra.Command {
 		Use:   "logs FILE...",
 		Short: "Explain vLLM start-up logs: figures per engine and rank, failures and what to do",
 		Long: "Read vLLM logs of any release from 0.5 on (V0 and V1) as captured — terminal output, docker logs,\n" +
-			"kubectl logs, journald, with timestamps, colours and process prefixes; gzip is read too. Give one\n" +
+			"kubectl logs, journald, with timestamps, colours and process prefixes; gzip is read too (the first\n" +
+			"256 MiB decompressed; decompress a longer one). Give one\n" +
 			"file per node, or all nodes interleaved in one; servers interleaved in one capture (kubectl logs\n" +
 			"--prefix, stern, compose) are told apart by pod or service. For every engine (DP rank) and rank\n" +
 			"the report shows the release, model, arguments, the memory budget vLLM logged (weights,\n" +
@@ -48,8 +48,8 @@ func newLogsCmd(s *streams) *cobra.Command {
 }
 
 func runLogs(s *streams, o *logsOptions, files []string) error {
-	if !slices.Contains(logsFormats, o.output) {
-		return usageErr("--output must be %s, not %q", orList(logsFormats), o.output)
+	if err := checkFormat(o.output, logsFormats, ""); err != nil {
+		return err
 	}
 	rep, err := logs.AnalyzeFiles(files)
 	if err != nil {

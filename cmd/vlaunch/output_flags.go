@@ -57,10 +57,23 @@ func checkFormat(value string, formats []string, pathFlag string) error {
 		return nil
 	}
 	msg := "-o/--output is the output format: " + orList(formats) + ", not %q"
-	if pathFlag != "" {
+	switch {
+	case pathFlag != "":
 		msg += "; " + pathFlag + " (-o names a format in every vlaunch command)"
+	case strings.ContainsAny(value, "./"):
+		msg += "; this command prints to standard output: redirect it to write a file (> FILE)"
 	}
 	return usageErr(msg, value)
+}
+
+// parseFormat is checkFormat for the commands whose --output is a
+// diagnostics format (validate, lint, preflight): one wording for a bad
+// -o in every command (qa45c F10 found three).
+func parseFormat(value string, formats []string) (diag.Format, error) {
+	if err := checkFormat(value, formats, ""); err != nil {
+		return "", err
+	}
+	return diag.Format(value), nil
 }
 
 // addDeprecatedAlias keeps an old flag name working for scripts, bound to

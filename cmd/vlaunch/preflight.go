@@ -55,9 +55,9 @@ func newPreflightCmd(s *streams) *cobra.Command {
 }
 
 func runPreflight(s *streams, f *preflightFlags, path string) error {
-	format, err := diag.ParseFormat(f.output, diagFormats(preflightFormats)...)
+	format, err := parseFormat(f.output, preflightFormats)
 	if err != nil {
-		return usageErr("%v", err)
+		return err
 	}
 	d, err := preflightSpec(s, path, format)
 	if err != nil {

@@ -52,9 +52,14 @@ input (unreadable, empty, binary or not YAML).`,
 }
 
 func runValidate(s *streams, o *validateOptions, files []string) error {
-	format, err := diag.ParseFormat(o.output, diagFormats(validateFormats)...)
+	format, err := parseFormat(o.output, validateFormats)
 	if err != nil {
-		return usageErr("%v", err)
+		return err
+	}
+	if o.showDefaults && format != diag.FormatText {
+		// JSON carries the diagnostics only; say so rather than drop the
+		// flag silently (qa45c F10). stderr keeps stdout valid JSON.
+		fmt.Fprintf(s.err, "vlaunch: --show-defaults is ignored with -o %s: it prints YAML in text output only\n", format)
 	}
 	var all diag.Diagnostics
 	src := diag.Sources{}

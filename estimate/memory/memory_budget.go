@@ -51,6 +51,9 @@ const (
 	// estimate only when VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1;
 	// otherwise the graphs come out of the (1 − utilization) headroom.
 	CUDAGraphGiB = 1.5
+	// GraphTermName names the non-torch term of the CUDA-graph estimate
+	// when vLLM budgets it; the HTML chart's caption looks for it.
+	GraphTermName = "CUDA graphs (vLLM estimate)"
 	// actBytes is the activation dtype's size (BF16/FP16).
 	actBytes = 2
 )
@@ -334,7 +337,7 @@ func NonTorch(in *input.Input) []Term {
 		if _, set := in.Env[vllm.GraphMemoryVariable]; !set {
 			why = "vLLM " + in.Release().Version.String() + " profiles CUDA-graph memory by default (since " + in.Release().GraphMemoryProfiling().DefaultSince + ")"
 		}
-		terms = append(terms, Term{"CUDA graphs (vLLM estimate)", CUDAGraphGiB, why})
+		terms = append(terms, Term{GraphTermName, CUDAGraphGiB, why})
 	}
 	return terms
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/vlaunch/vlaunch/estimate/input"
 	"github.com/vlaunch/vlaunch/estimate/slo"
+	"github.com/vlaunch/vlaunch/internal/textfmt"
 )
 
 // verdicts judges the spec's SLOs on the composed scenarios with the same
@@ -207,8 +208,11 @@ func ttftVerdict(dec *input.Input, sc *Scenario, n int, q string, target float64
 	if part == "decode admission" && sc.DecodeKVBound {
 		v.Binding += ": the decode pool's KV cache"
 	}
-	v.Explanation = fmt.Sprintf("mean %.3f s = prefill queue %.3f + prefill %.3f + router %.4f + KV transfer %.4f + decode admission %.3f + first decode step %.3f + API servers %.3f",
-		sc.TTFT.Mean, p.PrefillQueueS, p.PrefillS, p.RouterS, p.TransferS, p.DecodeAdmitS, p.FirstDecodeS, p.FrontendS)
+	// Each part in its own unit at three significant digits: fixed
+	// decimals of seconds printed a 6 µs router as "0.0000" (qa45c F11).
+	sec := textfmt.Seconds
+	v.Explanation = fmt.Sprintf("mean %s = prefill queue %s + prefill %s + router %s + KV transfer %s + decode admission %s + first decode step %s + API servers %s",
+		sec(sc.TTFT.Mean), sec(p.PrefillQueueS), sec(p.PrefillS), sec(p.RouterS), sec(p.TransferS), sec(p.DecodeAdmitS), sec(p.FirstDecodeS), sec(p.FrontendS))
 	v.Explanation += "; " + sidesWords(p)
 	if x := QueueExplanation(sc); x != "" {
 		v.Explanation += "; " + x

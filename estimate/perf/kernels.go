@@ -33,48 +33,51 @@ func (k KernelFigures) Source() string {
 // collectives excepted).
 type KernelFigures struct {
 	// System is the aiconfigurator system the figures were read from.
-	System string
+	System string `json:"system"`
 	// DieOf names the GPU the figures are given to where System timed
 	// another GPU of the same die (h800kernels.go; empty otherwise): its
 	// NCCL and custom all-reduce figures are then unset.
-	DieOf string `json:",omitempty"`
+	DieOf string `json:"die_of,omitempty"`
 	// Cited names the public benchmarks of a GPU no table covers whose
 	// figures these are (cited.go: the H20's h20kernels.go, AMD's amdkernels.go;
 	// System then empty, and with it the
 	// per-shape GEMM tables, NCCL tables and fused-MoE curves).
-	Cited string `json:",omitempty"`
+	Cited string `json:"cited,omitempty"`
 	// GEMMBF16 and GEMMFP8 are a large GEMM's achieved fraction of the
 	// dense BF16 / FP8 peak (M = 2048, median over N, K in 4096…16384;
 	// FP8 is vLLM's per-tensor CUTLASS kernel with its activation
 	// quantization, 0 where the GPU has none).
-	GEMMBF16, GEMMFP8 float64
+	GEMMBF16 float64 `json:"gemm_bf16"`
+	GEMMFP8  float64 `json:"gemm_fp8"`
 	// HBM is the weight-streaming fraction of the datasheet bandwidth: the
 	// slope of batch-1 BF16 GEMMs over ≥ 32 MiB of weights.
-	HBM float64
+	HBM float64 `json:"hbm"`
 	// KernelS is the smallest BF16 GEMM latency: a kernel's floor in a
 	// replayed graph, the per-kernel gap of the step model.
-	KernelS float64
+	KernelS float64 `json:"kernel_s"`
 	// AttnDecodeS is the smallest decode-attention latency (one call per
 	// layer) and AttnPerSeqS its growth per sequence of the batch (the fit
 	// over ≥ 128 MiB of KV): fixed costs the KV bytes do not carry.
-	AttnDecodeS, AttnPerSeqS float64
+	AttnDecodeS float64 `json:"attn_decode_s"`
+	AttnPerSeqS float64 `json:"attn_per_seq_s"`
 	// AllReduceS is vLLM's custom all-reduce floor on 8 GPUs (4 on GB200),
 	// AllReduceLink its bus bandwidth at the largest message over the
 	// NVLink figure (at most 1); zero on PCIe parts, whose all-reduce the
 	// link model costs. Up to 8 MiB the measured curve by size and GPU
 	// count replaces the line the two make (customar.go, UseCustomARCurve).
-	AllReduceS, AllReduceLink float64
+	AllReduceS    float64 `json:"all_reduce_s"`
+	AllReduceLink float64 `json:"all_reduce_link"`
 	// NCCL is the GPU's measured NCCL collectives inside one node
 	// (nccl.go; nil on PCIe parts and GPUs without tables): left out of
 	// reports like MoE.
 	NCCL *NCCLFigures `json:"-"`
 	// PrefillAttn is causal prefill attention's achieved fraction of the
 	// BF16 peak at 1, 2, 4, 8 and 16 Ki tokens (batch 1).
-	PrefillAttn [5]float64
+	PrefillAttn [5]float64 `json:"prefill_attn"`
 	// DecodeAttn is compute-bound decode attention's achieved fraction of
 	// its peak, where a benchmark gives it (cited figures only: the
 	// tables' GPUs keep the fitted Attention).
-	DecodeAttn float64 `json:",omitempty"`
+	DecodeAttn float64 `json:"decode_attn,omitempty"`
 	// fittedGEMM is the fitted BF16 GEMM efficiency a cited GEMMBF16
 	// replaced (forCited), for the kernels the citation does not cover
 	// (StepSetup.marlinGEMMEff).

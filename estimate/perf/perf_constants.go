@@ -17,11 +17,11 @@ type Efficiency struct {
 	// linear layers reach when compute-bound, and the grouped expert GEMMs
 	// of DeepEP deployments (DeepGEMM's masked and contiguous layouts).
 	// Literature: large Hopper FP8 GEMMs reach 60–75% of peak (DeepGEMM).
-	GEMM float64
+	GEMM float64 `json:"gemm"`
 	// GEMMFP8 is the same for FP8 weights against the FP8 peak: vLLM's
 	// FP8 kernels reach a smaller share of their (twice as high) peak
 	// than BF16 GEMMs do of theirs (tools/aicdata: 0.43–0.63 vs 0.69–0.86).
-	GEMMFP8 float64
+	GEMMFP8 float64 `json:"gemm_fp8"`
 	// ExpertGEMM is the fraction of the tensor peak the fused-MoE grouped
 	// GEMMs reach when compute-bound where experts are TP-sharded or
 	// gathered (vLLM's and SGLang's Triton fused_moe, not DeepGEMM): small
@@ -32,22 +32,22 @@ type Efficiency struct {
 	// with measured fused-MoE curves (KernelFigures.MoE) uses those
 	// instead; this constant serves the others (H20, AMD …; the H800
 	// reads the H100's curves, UseSharedDieTables).
-	ExpertGEMM float64
+	ExpertGEMM float64 `json:"expert_gemm"`
 	// ExpertHBM is the share of the weight-streaming rate (HBM in effect)
 	// grouped expert kernels reach reading their experts: the measured
 	// tables time vLLM's fused MoE mostly at 50–90% of HBM (some FP8 paths far less) where a dense GEMM of
 	// the same bytes streams at 82–89% (tools/aicdata, MoE at 8–512
 	// tokens), its experts scattered and each a small GEMM of its own.
-	ExpertHBM float64
+	ExpertHBM float64 `json:"expert_hbm"`
 	// Attention is the fraction of peak attention kernels (FlashMLA,
 	// FlashAttention) reach when compute-bound.
-	Attention float64
+	Attention float64 `json:"attention"`
 	// HBM is the fraction of the datasheet memory bandwidth a streaming
 	// kernel reaches (STREAM-like measurements on Hopper: 80–90%).
-	HBM float64
+	HBM float64 `json:"hbm"`
 	// Link is the fraction of a link's nominal one-direction bandwidth
 	// (NVLink, RDMA NIC) an all-to-all or collective reaches.
-	Link float64
+	Link float64 `json:"link"`
 	// StepOverheadS is the host's fixed work between two engine steps:
 	// scheduling, input preparation, the sampler's launches and output
 	// processing (hidden behind the GPU with async scheduling). The GPU's
@@ -58,7 +58,7 @@ type Efficiency struct {
 	// they want ≈1.2 ms, which the fit accepts at the same criterion with
 	// MultiprocStepS ≈2.9 ms (the host split's ridge; DefaultEfficiency
 	// says where on it these values sit and why).
-	StepOverheadS float64
+	StepOverheadS float64 `json:"step_overhead_s"`
 	// MultiprocStepS is the host's extra work per step when vLLM's engine
 	// drives its GPUs through worker processes — TP × PP > 1, where
 	// vllm/config/parallel.py picks the multiprocess (or Ray) executor
@@ -68,7 +68,7 @@ type Efficiency struct {
 	// model's batch-1 step on one H100 came out 30% slow while gpt-oss on
 	// TP 8 came out 20% fast (issue #28). SGLang's ranks schedule in
 	// their own processes and do not pay it.
-	MultiprocStepS float64
+	MultiprocStepS float64 `json:"multiproc_step_s"`
 	// KernelGapS is the GPU time each kernel of a step costs beyond its
 	// roofline, with CUDA graphs: the gap between consecutive kernels of a
 	// replayed graph plus a kernel's ramp-up and tail. A step launches
@@ -76,21 +76,21 @@ type Efficiency struct {
 	// ≈350 for an 8B dense model, ≈1,700 for DeepSeek-V3 in BF16), so this cost
 	// scales with the architecture, where a fixed per-step lump made small
 	// models' batch-1 decode 1.7× too slow (issue #28).
-	KernelGapS float64
+	KernelGapS float64 `json:"kernel_gap_s"`
 	// EagerPerLayerS is the extra host cost (Python dispatch and kernel
 	// launches) per decoder layer of a step run in PyTorch eager mode
 	// (enforce_eager; prefill steps of engines that capture only decode,
 	// such as SGLang and vLLM V0), for a layer of eagerOpsRef operations (a
 	// dense GQA layer); layers of more operations (MLA, MoE routing, FP8
 	// activation quantization) cost proportionally more (eagerLayers).
-	EagerPerLayerS float64
+	EagerPerLayerS float64 `json:"eager_per_layer_s"`
 	// SGLangEagerPerLayerS is EagerPerLayerS for SGLang, whose prefill
 	// steps run eagerly with fewer, fused operations (sgl-kernel); used for
 	// the calibration rows SGLang served, never for a vLLM deployment.
 	// Measured, not fitted, under UseCitedSGLangEager (sglangeager.go:
 	// SGLang PR #12160's eager DeepSeek-V3 forward, 409.3 µs); else the
 	// global fit's 896.4 µs.
-	SGLangEagerPerLayerS float64
+	SGLangEagerPerLayerS float64 `json:"sglang_eager_per_layer_s"`
 	// LargeStepPerLayerS is the host cost per (dense-GQA-equivalent) layer
 	// of a vLLM V1 step with more tokens on a rank than the largest
 	// captured batch: the compiled model's kernels launched one by one
@@ -98,11 +98,11 @@ type Efficiency struct {
 	// operation than eager PyTorch). It overlaps the GPU's work, so a
 	// large prefill chunk hides it; it is bounded to launch costs (about
 	// 1–35 µs per operation) so it cannot stand for slow kernels.
-	LargeStepPerLayerS float64
+	LargeStepPerLayerS float64 `json:"large_step_per_layer_s"`
 	// CollectiveS is the fixed cost of one collective — a TP all-reduce, or
 	// one dispatch or combine phase of an MoE all-to-all — on top of link
 	// latency: kernel launch, flag/barrier synchronisation between GPUs.
-	CollectiveS float64
+	CollectiveS float64 `json:"collective_s"`
 	// StepPerSeqS is host time per running sequence per step: the
 	// engine's scheduling, input preparation, sampling and output
 	// processing are loops over its requests. The fit holds it at its
@@ -116,15 +116,15 @@ type Efficiency struct {
 	// #46112), the scheduler 12.7 µs a request at the cap (a 0.27.1
 	// profile, openfabric-systems/simllm PR #204). 58 µs would stand for
 	// more than the loops it names: not adopted.
-	StepPerSeqS float64
+	StepPerSeqS float64 `json:"step_per_seq_s"`
 	// FrontendRequestS is the serving front end's work to ingest one
 	// request (HTTP, chat template, tokenization, hand-off to the engine),
 	// done one request after another in one API-server process.
-	FrontendRequestS float64
+	FrontendRequestS float64 `json:"frontend_request_s"`
 	// FrontendTokenS is the front end's work per streamed output token
 	// (detokenization, one server-sent event); it delays delivery, not
 	// the engine.
-	FrontendTokenS float64
+	FrontendTokenS float64 `json:"frontend_token_s"`
 	// FrontendPromptTokenS is tokenization and input processing per prompt
 	// token in the API-server process: a text prompt is encoded on the
 	// server's one tokenizer thread before the engine sees the request
@@ -139,7 +139,7 @@ type Efficiency struct {
 	// #10635's "a few hundred milliseconds" for 256K-token prompts is the
 	// same order. The global fit does not vary it (not in replay.Params).
 	// A random dataset's text costs more a token (PromptTokenS).
-	FrontendPromptTokenS float64
+	FrontendPromptTokenS float64 `json:"frontend_prompt_token_s"`
 	// FrontendChatTemplateS is the API server's parse of the chat template
 	// on a chat request of a release that does not cache it
 	// (vllm.Release.ChatTemplateParse: 0.11.0 builds a Jinja environment,
@@ -158,7 +158,7 @@ type Efficiency struct {
 	// per-model figures would not explain why the public bursts imply
 	// 5.5 ms for Qwen3-2507 and 13-15 ms for GLM-4.5-Air and DeepSeek-R1
 	// (docs/calibration-analysis.md). The global fit does not vary it.
-	FrontendChatTemplateS float64
+	FrontendChatTemplateS float64 `json:"frontend_chat_template_s"`
 
 	// MeasuredCompute and MeasuredHBM are the shares of their isolated,
 	// CUDA-graph-replayed rates that a real serving step's kernels reach on
@@ -168,8 +168,8 @@ type Efficiency struct {
 	// at a time on hot buffers, a step runs hundreds back to back on cold
 	// weights between the engine's own small operations. Fitted on the
 	// calibration rows of those GPUs; 1 would be the tables as measured.
-	MeasuredCompute float64
-	MeasuredHBM     float64
+	MeasuredCompute float64 `json:"measured_compute"`
+	MeasuredHBM     float64 `json:"measured_hbm"`
 	// Kernels are the GPU's measured kernel figures (ForGPU; zero when the
 	// tables do not cover it): not constants a fit or a calibration file
 	// sets, but measurements whose decode-attention, all-reduce and

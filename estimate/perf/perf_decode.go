@@ -103,6 +103,13 @@ type PrefillPoint struct {
 	HostBetweenS float64 `json:"host_between_steps_s"`
 	LaunchS      float64 `json:"launch_s"`
 	Binding      string  `json:"binding"`
+	// GPUBinding is the binding of the GPU kernels' largest class (dense,
+	// experts or attention) in the prompt's longest chunk, GPUClass that
+	// class; Bindings the chunk's other terms' (kernel gaps, network,
+	// host), as a decode step's carry them (qa45c F14).
+	GPUBinding TermBinding  `json:"gpu_binding"`
+	GPUClass   string       `json:"gpu_class"`
+	Bindings   TermBindings `json:"term_bindings"`
 }
 
 // PrefillIdle is the TTFT of one request of n prompt tokens with nothing
@@ -165,6 +172,12 @@ func prefillLoad(p float64, c int, final bool) RankLoad {
 type prefillSums struct {
 	total, inter, net, comp, mem, computeS, gpu, gaps, host float64
 	between, launch                                         float64
+	// longest is the longest chunk's step time, bind its terms' bindings
+	// and gpuBind, gpuClass its largest GPU class's.
+	longest  float64
+	bind     TermBindings
+	gpuBind  TermBinding
+	gpuClass string
 }
 
 // add adds w times step st.
@@ -180,6 +193,16 @@ func (s *prefillSums) add(st StepTime, w float64) {
 	s.host += w * st.OverheadS
 	s.between += w * st.HostS
 	s.launch += w * st.LaunchS
+	if st.TotalS > s.longest {
+		s.longest, s.bind = st.TotalS, st.Bindings
+		s.gpuClass, s.gpuBind = "dense", st.Bindings.Dense
+		if st.ExpertS > st.DenseS {
+			s.gpuClass, s.gpuBind = "experts", st.Bindings.Experts
+		}
+		if st.AttentionS > max(st.DenseS, st.ExpertS) {
+			s.gpuClass, s.gpuBind = "attention", st.Bindings.Attention
+		}
+	}
 }
 
 // integrateChunks sums the steps of k full chunks of c tokens, none of

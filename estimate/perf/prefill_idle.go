@@ -40,6 +40,7 @@ func (sm *StepModel) PrefillIdleCached(n, cached, maxBatched int) PrefillPoint {
 	pt.TTFTS, pt.InterBytesPerNode, pt.NetworkS, pt.ComputeS = sum.total, sum.inter, sum.net, sum.computeS
 	pt.GPUS, pt.KernelGapsS, pt.HostS = sum.gpu, sum.gaps, sum.host
 	pt.HostBetweenS, pt.LaunchS = sum.between, sum.launch
+	pt.GPUBinding, pt.GPUClass, pt.Bindings = sum.gpuBind, sum.gpuClass, sum.bind
 	pt.Binding = bindingOf(sum.comp, sum.mem, sum.net)
 	if sum.host > max(sum.comp, sum.mem, sum.net) {
 		pt.Binding = "overhead"

@@ -24,10 +24,21 @@ var ErrNotRegular = errors.New("not a regular file")
 // ErrTooLarge marks a file over the caller's size cap.
 var ErrTooLarge = errors.New("file too large")
 
+// ErrStdin marks the path "-": no command reads standard input. Every
+// reader re-reads or names its file (a spec for snippets beside its
+// findings, logs per file and per node, lint per script), caps it by its
+// size and refuses a FIFO, so stdin would need a buffered, capped copy in
+// each; the Unix habit `kubectl logs POD | vlaunch logs -` instead gets
+// this message rather than "open -: no such file or directory" (qa45c F7).
+var ErrStdin = errors.New("standard input is not read: give a file (save the output first, e.g. kubectl logs POD > pod.log; a file named - is ./-)")
+
 // Open opens path for reading without blocking and refuses anything but a
 // regular file. The returned file's Stat is the one that decided, so a path
 // swapped for a FIFO between checks cannot slip through.
 func Open(path string) (*os.File, os.FileInfo, error) {
+	if path == "-" {
+		return nil, nil, ErrStdin
+	}
 	f, err := os.OpenFile(path, os.O_RDONLY|nonBlock, 0)
 	if err != nil {
 		return nil, nil, err

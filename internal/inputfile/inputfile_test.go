@@ -63,3 +63,14 @@ func TestSizeAndKind(t *testing.T) {
 		t.Errorf("Kind = %q", got)
 	}
 }
+
+// TestStdinDash (qa45c F7): "-" is refused as standard input, not looked
+// up as a file, by Open and by Read.
+func TestStdinDash(t *testing.T) {
+	if _, _, err := Open("-"); !errors.Is(err, ErrStdin) {
+		t.Errorf("Open(-): %v, want ErrStdin", err)
+	}
+	if _, err := Read("-", 1<<20); !errors.Is(err, ErrStdin) || !strings.Contains(err.Error(), "standard input is not read") {
+		t.Errorf("Read(-): %v, want ErrStdin", err)
+	}
+}
