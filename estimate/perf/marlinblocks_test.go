@@ -118,8 +118,9 @@ func TestCaptureSize(t *testing.T) {
 // efficiency 1 — where 64 tokens unpadded pick block 16 (20.19 ms).
 // Eager (no graphs) pads nothing.
 func TestDPGraphPadding(t *testing.T) {
-	defer func(a, b bool) { UseMarlinBlocks, UseDPGraphPadding = a, b }(UseMarlinBlocks, UseDPGraphPadding)
+	defer func(a, b, c bool) { UseMarlinBlocks, UseDPGraphPadding, UseDPPaddingRouted = a, b, c }(UseMarlinBlocks, UseDPGraphPadding, UseDPPaddingRouted)
 	UseMarlinBlocks = true
+	UseDPPaddingRouted = false // the block choice alone (dppadrouted_test.go prices the routed rows)
 	m := perfModel(t, "kimi-k2")
 	hw := NewHardware(perfGPU(t, "h20-141g"), 8, 0, 2, 0, 0, 0)
 	var loads []RankLoad

@@ -25,9 +25,11 @@ var UseNCCLTables = true
 // Read when a step is priced. On since 2026-12-06: no replay row runs it
 // (rows without a release replay on the newest, whose default is
 // allgather_reducescatter); on vllm-issue23752's DeepSeek-R1 DP 8 + EP 8
-// on B200, replayed as 0.10.1 (naive by default; the row's release and
-// backend are unknown), TPOT c8 / c9 would be 33.1 / 32.8 ms against 41 /
-// 45 measured (−19 / −27%), against 17.2 / 16.8 as allgather_reducescatter.
+// on B200, replayed as 0.10.1 (naive by default), TPOT c8 / c9 would be
+// 33.1 / 32.8 ms against 41 / 45 measured (−19 / −27%), against 17.2 / 16.8
+// as allgather_reducescatter — but that deployment ran neither: its file
+// sets VLLM_ALL2ALL_BACKEND=deepep_low_latency (read in ep45, recorded in
+// published/throughput.yaml), which replays at 20.6 / 20.3 ms (ep45).
 var UseNaiveA2A = true
 
 // NCCLPoint is one NCCL collective's measured latency on GPUs GPUs of one

@@ -21,7 +21,7 @@ func (sm *StepModel) tokenTermsOf(runs []RankRun) tokenTerms {
 	frac := sm.microBatchFrac(runs)
 	sp := sm.spreadOf(runs, frac)
 	var t tokenTerms
-	sm.expertTimeCall(sp.total, sm.dpGraphTokens(runs, sp), &t.expert)
+	sm.expertTimeCall(sm.dpRoutedTokens(runs, sp), sm.dpGraphTokens(runs, sp), &t.expert)
 	t.dbo = sm.dboActive(runs)
 	sm.networkTime(runs, sp, frac, t.dbo, &t.net)
 	t.serial, t.launch = sm.overhead(runs)
