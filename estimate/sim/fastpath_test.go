@@ -46,16 +46,3 @@ func TestPCGIsRandPCG(t *testing.T) {
 		}
 	}
 }
-
-// TestKVTermBlocks checks the shifted quotient against the division for
-// power-of-two blocks and others, negative counts included.
-func TestKVTermBlocks(t *testing.T) {
-	for _, b := range []int{1, 2, 3, 16, 48, 64, 256, 528, 1 << 20} {
-		k := newKVTerm(1, b, 0)
-		for n := -3 * b; n <= 5*b; n++ {
-			if got, want := k.blocks(n), (n+b-1)/b; got != want {
-				t.Fatalf("block %d, n %d: %d, want %d", b, n, got, want)
-			}
-		}
-	}
-}

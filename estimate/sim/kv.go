@@ -1,9 +1,6 @@
 package sim
 
-import (
-	"math"
-	"math/bits"
-)
+import "math"
 
 // KVCost is what a sequence costs of one rank's KV pool at each length n:
 // Fixed + Σ Terms[i].Bytes × ceil(min(n, Cap) / Block) bytes (Cap 0: no
@@ -43,32 +40,7 @@ type kvModel struct {
 	capacity int
 }
 
-type kvTerm struct {
-	bytes, block, cap int
-	// pow2 says block is a power of two (every block size vLLM takes),
-	// 1 << shift: blocks then shifts rather than divides, the same
-	// quotient for the non-negative counts it divides (a term built
-	// without newKVTerm divides).
-	pow2  bool
-	shift uint
-}
-
-// newKVTerm is a kvTerm with its shift.
-func newKVTerm(bytes, block, cap int) kvTerm {
-	t := kvTerm{bytes: bytes, block: block, cap: cap}
-	if block > 0 && block&(block-1) == 0 {
-		t.pow2, t.shift = true, uint(bits.TrailingZeros(uint(block)))
-	}
-	return t
-}
-
-// blocks is ⌈n / t.block⌉, the blocks n tokens take.
-func (t *kvTerm) blocks(n int) int {
-	if x := n + t.block - 1; t.pow2 && x >= 0 {
-		return x >> t.shift
-	}
-	return (n + t.block - 1) / t.block
-}
+type kvTerm struct{ bytes, block, cap int }
 
 // newKVModel is cfg's KV model: Config.KV's terms against KVTokensPerRank
 // × its TokenBytes when set, else whole BlockSize-token blocks against
@@ -77,7 +49,7 @@ func newKVModel(cfg Config) kvModel {
 	bs := max(1, cfg.BlockSize)
 	m := kvModel{capacity: math.MaxInt}
 	if !cfg.KV.active() {
-		m.terms = []kvTerm{newKVTerm(1, bs, 0)}
+		m.terms = []kvTerm{{bytes: 1, block: bs}}
 		if cfg.KVTokensPerRank > 0 {
 			m.capacity = cfg.KVTokensPerRank / bs
 		}
@@ -86,7 +58,7 @@ func newKVModel(cfg Config) kvModel {
 	m.fixed = int(cfg.KV.Fixed)
 	for _, t := range cfg.KV.Terms {
 		if t.Bytes > 0 {
-			m.terms = append(m.terms, newKVTerm(int(t.Bytes), max(1, t.Block), max(0, t.Cap)))
+			m.terms = append(m.terms, kvTerm{bytes: int(t.Bytes), block: max(1, t.Block), cap: max(0, t.Cap)})
 		}
 	}
 	if cfg.KVTokensPerRank > 0 {
@@ -104,7 +76,7 @@ func (m *kvModel) units(n int) int {
 		if t.cap > 0 {
 			k = min(k, t.cap)
 		}
-		u += t.bytes * t.blocks(k)
+		u += t.bytes * ((k + t.block - 1) / t.block)
 	}
 	return u
 }
@@ -116,7 +88,7 @@ func (m *kvModel) upto(n int) int {
 	u := math.MaxInt
 	for i := range m.terms {
 		t := &m.terms[i]
-		if b := t.blocks(n) * t.block; t.cap <= 0 || b < t.cap {
+		if b := (n + t.block - 1) / t.block * t.block; t.cap <= 0 || b < t.cap {
 			u = min(u, b)
 		}
 	}
