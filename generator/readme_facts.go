@@ -2,6 +2,7 @@ package generator
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/vlaunch/vlaunch/vllm"
 )
@@ -28,7 +29,7 @@ const readyEnv = "VLLM_ENGINE_READY_TIMEOUT_S"
 // follows "In vLLM X, " in the README.
 func startupFacts(r vllm.Release) StartupFacts {
 	s := r.EngineStartup()
-	readyFirst := firstPresent(func(r vllm.Release) vllm.Presence { return r.EngineStartup().ReadyTimeoutEnv })
+	readyFirst := readyTimeoutFirst()
 	var f StartupFacts
 	switch s.ReadyTimeoutEnv {
 	case vllm.Present:
@@ -47,7 +48,7 @@ func startupFacts(r vllm.Release) StartupFacts {
 		f.Handshake = fmt.Sprintf("headless nodes may give up when their primary does not answer within %d minutes (not verified for this release)", vllm.HeadlessHandshakeMinutes)
 		f.HandshakeOrder = "start the primary first"
 	}
-	first := firstPresent(func(r vllm.Release) vllm.Presence { return r.EngineStartup().ConfigMismatchCheck })
+	first := mismatchCheckFirst()
 	switch s.ConfigMismatchCheck {
 	case vllm.Present:
 		f.Mismatch = "a node whose flags differ fails fast with \"Configuration mismatch detected\"; regenerate rather than edit one script"
@@ -58,6 +59,20 @@ func startupFacts(r vllm.Release) StartupFacts {
 	}
 	return f
 }
+
+// readyTimeoutFirst and mismatchCheckFirst are the first releases of the
+// table certain to read VLLM_ENGINE_READY_TIMEOUT_S and to compare the
+// nodes' configurations: facts of the table, worked out once (plan asks
+// the generator about thousands of candidates, and copying the table for
+// each was 5% of a plan's allocations).
+var (
+	readyTimeoutFirst = sync.OnceValue(func() string {
+		return firstPresent(func(r vllm.Release) vllm.Presence { return r.EngineStartup().ReadyTimeoutEnv })
+	})
+	mismatchCheckFirst = sync.OnceValue(func() string {
+		return firstPresent(func(r vllm.Release) vllm.Presence { return r.EngineStartup().ConfigMismatchCheck })
+	})
+)
 
 // firstPresent is the first release in the table where a fact is certain.
 func firstPresent(has func(vllm.Release) vllm.Presence) string {

@@ -204,8 +204,12 @@ func shapeOf(in *input.Input, s Stage) stageShape {
 func stageMemory(in *input.Input, s Stage) StageMemory {
 	sm := StageMemory{Stage: s}
 	last := s.Index == in.Layout.PP-1
-	var terms []WeightTerm
-	for _, sh := range Placement(in, s) {
+	shares := Placement(in, s)
+	// Room for the draft's and LoRA's terms too: a plan estimates
+	// thousands of candidates, and the slice's regrowth was a quarter of
+	// its allocations.
+	terms := make([]WeightTerm, 0, len(shares)+4)
+	for _, sh := range shares {
 		rule := StorageRule(in, sh.Component)
 		terms = append(terms, WeightTerm{Share: sh, DTypeRule: rule, GiB: sh.Stored() * rule.BytesPerParam / GiB})
 	}
@@ -215,8 +219,10 @@ func stageMemory(in *input.Input, s Stage) StageMemory {
 	if lt, ok := loraTerm(in, s); ok {
 		terms = append(terms, lt)
 	}
+	if len(terms) > 0 {
+		sm.Weights = terms // the terms themselves (nil when there are none, as before)
+	}
 	for _, wt := range terms {
-		sm.Weights = append(sm.Weights, wt)
 		sm.WeightsGiB += wt.GiB
 		if wt.Component != CompMLACopies && wt.Component != CompRoPECache && wt.Component != CompLoRASlots && !isDraft(wt.Component) {
 			sm.ParamsPerGPU += wt.ParamsPerGPU

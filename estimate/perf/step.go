@@ -141,7 +141,8 @@ func (sm *StepModel) Step(loads []RankLoad) StepTime {
 // order; ranks they do not describe are idle. Its cost grows with the
 // runs' lengths, not with the number of ranks they stand for.
 func (sm *StepModel) StepRuns(runs []RankRun) StepTime {
-	return sm.stepWith(runs, sm.tokenTermsOf(runs), nil)
+	tt := sm.tokenTermsOf(runs)
+	return sm.stepWith(runs, &tt, nil)
 }
 
 // slowestRank is the rank load whose dense and attention time sets the
@@ -265,9 +266,11 @@ func busier(a, b *RankLoad) bool {
 	return a.DecodeCtx+a.PrefillPairs > b.DecodeCtx+b.PrefillPairs
 }
 
-// stepWith is StepRuns given the step's token terms; m (nil: none) is
-// the memo the draft passes of speculative decoding use.
-func (sm *StepModel) stepWith(runs []RankRun, tt tokenTerms, m *StepMemo) StepTime {
+// stepWith is StepRuns given the step's token terms (read, never written:
+// a pointer, as the memo holds them, rather than a copy of two StepTimes
+// per step); m (nil: none) is the memo the draft passes of speculative
+// decoding use.
+func (sm *StepModel) stepWith(runs []RankRun, tt *tokenTerms, m *StepMemo) StepTime {
 	s := &sm.S
 	pp := float64(s.PP)
 	var st StepTime
@@ -746,7 +749,7 @@ func (s *StepSetup) expertGEMMEff() float64 {
 func (sm *StepModel) DummyStepRuns(runs []RankRun) StepTime {
 	tt := sm.tokenTermsOf(runs)
 	tt.serial, tt.launch = sm.overheadOf(runs, true)
-	return sm.stepWith(runs, tt, nil)
+	return sm.stepWith(runs, &tt, nil)
 }
 
 // StepSeconds is Step(loads).TotalS, the form the simulator calls.

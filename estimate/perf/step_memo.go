@@ -114,7 +114,7 @@ func (sm *StepModel) stepMemo(runs []RankRun, m *StepMemo) StepTime {
 		}
 		m.recall(sm, runs)
 	}
-	return sm.stepWith(runs, m.terms, m)
+	return sm.stepWith(runs, &m.terms, m)
 }
 
 // sub is the memo of draft pass i (nil for a nil memo).

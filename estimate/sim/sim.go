@@ -456,8 +456,12 @@ type simulator struct {
 	cfg     Config
 	pending []simReq // closed-loop requests not yet arrived: a min-heap by (arrival, pseq)
 	// pended counts pend's insertions (their pseq is -pended).
-	pended   int32
-	rng      *rand.Rand
+	pended int32
+	rng    *rand.Rand
+	// pcg is rng's source: emitted draws from it directly (uniform,
+	// rng.Float64's arithmetic without the call through rand.Source), the
+	// same stream.
+	pcg      *pcg
 	ranks    []simRank
 	loads    []perf.RankLoad
 	now      float64
@@ -655,7 +659,8 @@ func newSimulatorIn(cfg Config, b *simBuffers) *simulator {
 		cfg.Warmup, cfg.Requests = 0, cfg.Pool
 		cfg.Sessions = min(cfg.Sessions, cfg.Pool)
 	}
-	s := &simulator{cfg: cfg, rng: rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15)),
+	src := newPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15)
+	s := &simulator{cfg: cfg, rng: rand.New(src), pcg: src,
 		loads: make([]perf.RankLoad, cfg.DP), frontEnd: frontEnd{roundStart: math.Inf(-1)}, cur: -1}
 	if b != nil && cap(b.ranks) >= cfg.DP {
 		s.ranks = b.ranks[:cfg.DP]
