@@ -143,6 +143,14 @@ func (a *pdAdvisor) evaluate(e pdEdit) ([]slo.Verdict, *pd.Report) {
 	return vs, &rep
 }
 
+// budgetSpent reports whether evaluating e would find the what-if budget
+// spent (pdWouldPassEvals), so that a nil answer means "not evaluated",
+// not "does not start".
+func (a *pdAdvisor) budgetSpent(e pdEdit) bool {
+	_, memo := a.memo[e.what]
+	return !memo && a.evals >= pdWouldPassEvals
+}
+
 // editPD is d's spec with e applied, resolved as check resolves it (the
 // deployment's calibration on both pools, as cmd/vlaunch's checkPD
 // gives them).
@@ -479,7 +487,7 @@ func (a *pdAdvisor) moreInstances(v *slo.Verdict, role string, base *pdEdit) []p
 	}
 	var best *pdClaim
 	var bestVs []slo.Verdict // the applied spec's verdicts of best
-	fit := 0
+	fit, unevaluated := 0, 0
 	ref := v.Predicted // the figure to beat: the spec's, or with base applied
 	if base != nil {
 		if vs, _ := a.evaluate(*base); verdictNamed(vs, v.Name) != nil {
@@ -506,7 +514,12 @@ func (a *pdAdvisor) moreInstances(v *slo.Verdict, role string, base *pdEdit) []p
 			b, x := *base, e
 			e = pdEdit{b.what + " and " + x.what, func(s *spec.Deployment) { b.edit(s); x.edit(s) }}
 		}
+		spent := a.budgetSpent(e)
 		vs, rep := a.evaluate(e)
+		if rep == nil && spent {
+			unevaluated++ // the what-if budget ran out: not known to fit or not
+			continue
+		}
 		if rep == nil || len(rep.Scenarios) == 0 || notStarting(vs) {
 			continue // a pool does not start on that layout
 		}
@@ -538,7 +551,14 @@ func (a *pdAdvisor) moreInstances(v *slo.Verdict, role string, base *pdEdit) []p
 		*best = a.withSideEffects(*best, v, bestVs)
 	}
 	if best == nil {
-		if fit == 0 {
+		switch {
+		case fit == 0 && unevaluated > 0:
+			// not "no layout fits": they were never evaluated (qa45b
+			// spec 01's prefill TTFT, once the TPOT what-ifs spent the
+			// budget, was told its 8 GPUs hold no other layout)
+			return []pdClaim{{line: fmt.Sprintf("%s (not evaluated: %d layouts of the %s pool's %d GPUs with more instances were left unevaluated, check's %d P/D what-if evaluations being spent)",
+				otherWords(v, role), unevaluated, role, now.TotalGPUs(), pdWouldPassEvals), verdict: v.Name}}
+		case fit == 0:
 			return a.noMoreInstances(v, role, r)
 		}
 		return nil

@@ -119,7 +119,7 @@ func runLint(s *streams, o *lintOptions, files []string) error {
 func unparsableYAML(ds diag.Diagnostics) string {
 	for _, d := range ds {
 		ext := strings.ToLower(filepath.Ext(d.File))
-		if d.Code == "VL001" && strings.HasPrefix(d.Message, "invalid YAML") && (ext == ".yaml" || ext == ".yml") {
+		if d.Code == codes.VLSyntax && strings.HasPrefix(d.Message, "invalid YAML") && (ext == ".yaml" || ext == ".yml") {
 			return d.File
 		}
 	}
