@@ -393,24 +393,36 @@ func checkSpecSettings(p *pass) {
 	type want struct {
 		flag, text string
 		same       func(string) bool
+		// givenOnly: compared only where the server gives the flag
+		// (--max-model-len: vLLM's default, the model's own maximum, is
+		// not a mismatch vlaunch can size without the model's config)
+		givenOnly bool
 	}
 	var ws []want
 	intWant := func(flag string, n *int) {
 		if n != nil {
-			ws = append(ws, want{flag, strconv.Itoa(*n), func(t string) bool { got, ok := parseHumanInt(t); return !ok || got == *n }})
+			ws = append(ws, want{flag, strconv.Itoa(*n), func(t string) bool { got, ok := parseHumanInt(t); return !ok || got == *n }, false})
 		}
 	}
 	intWant("max-num-seqs", v.MaxNumSeqs)
 	intWant("max-num-batched-tokens", v.MaxNumBatchedTokens)
 	intWant("block-size", v.BlockSize)
+	if _, written := spec.NodeAt(p.Spec.Root, []string{"workload", "max_model_len"}, false); written && p.Spec.Workload.MaxModelLen > 0 {
+		n := p.Spec.Workload.MaxModelLen
+		// qa45c F2: check sizes KV and concurrency at the spec's
+		// max_model_len; a server launched with another refuses longer
+		// prompts (or holds fewer sequences). Only a value the spec
+		// writes: a defaulted one is vlaunch's, not the user's.
+		ws = append(ws, want{"max-model-len", strconv.Itoa(n), func(t string) bool { got, ok := parseHumanInt(t); return !ok || got == n }, true})
+	}
 	if g := v.GPUMemoryUtilization; g != nil {
 		ws = append(ws, want{"gpu-memory-utilization", strconv.FormatFloat(*g, 'f', -1, 64), func(t string) bool {
 			got, err := strconv.ParseFloat(t, 64)
 			return err != nil || math.Abs(got-*g) < 1e-9
-		}})
+		}, false})
 	}
 	if k := v.KVCacheDType; k != "" && k != "auto" {
-		ws = append(ws, want{"kv-cache-dtype", k, func(t string) bool { return strings.EqualFold(t, k) }})
+		ws = append(ws, want{"kv-cache-dtype", k, func(t string) bool { return strings.EqualFold(t, k) }, false})
 	}
 	hint := "give the value " + p.specWhat() + " sets, or update the spec"
 	for _, s := range p.Servers {
@@ -421,7 +433,7 @@ func checkSpecSettings(p *pass) {
 		for _, w := range ws {
 			val, ok := s.Str(w.flag)
 			switch {
-			case !ok && !s.FromConfig(w.flag):
+			case !ok && !s.FromConfig(w.flag) && !w.givenOnly:
 				p.ReportAt(s.Inv, s.Inv.Pos, hint, "no --%s (vLLM's default) but %s sets %s", w.flag, p.specWhat(), w.text)
 			case ok && val.Known && !w.same(val.Text):
 				p.ReportAt(s.Inv, val.Pos, hint, "--%s %s but %s sets %s", w.flag, val.Text, p.specWhat(), w.text)

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -175,13 +176,18 @@ func TestSpecColocatedOtherBundle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := map[string]int{}
+	got := map[string][]int{}
 	for _, dg := range ds {
-		got[string(dg.Code)] = dg.Line
+		got[string(dg.Code)] = append(got[string(dg.Code)], dg.Line)
 	}
+	// VL410 at line 10 too: --max-model-len 16384 where the spec writes
+	// 32768 (qa45c F2).
 	for code, line := range map[string]int{"VL403": 4, "VL405": 8, "VL410": 7} {
-		if got[code] != line {
+		if !slices.Contains(got[code], line) {
 			t.Errorf("want %s at line %d, got %v\n%s", code, line, got, ds)
 		}
+	}
+	if !slices.Contains(got["VL410"], 10) {
+		t.Errorf("want VL410 at line 10 (max-model-len), got %v", got)
 	}
 }

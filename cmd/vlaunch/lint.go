@@ -70,10 +70,14 @@ func runLint(s *streams, o *lintOptions, files []string) error {
 		// A disaggregated spec is compared pool by pool (lint's
 		// assignPools: each pool's colocated view, its kv_role and the
 		// connector).
-		opts.Spec = r.Spec
-		if !ds.HasErrors() {
-			opts.Capacity = specCapacity(r) // the spec's resolved GPU and network
+		if ds.HasErrors() {
+			// qa45c F6: a spec validate, check and generate refuse was
+			// used silently; lint compares scripts with a valid spec only.
+			_ = diag.Print(s.err, diag.FormatText, ds, nil, nil)
+			return usageErr("--spec %s has errors (see above; `vlaunch validate %s`): lint compares launch files with a valid spec only", o.specPath, o.specPath)
 		}
+		opts.Spec = r.Spec
+		opts.Capacity = specCapacity(r) // the spec's resolved GPU and network
 	}
 	inputs, src, err := readInputs(files, o.asDirectory, s.err)
 	if err != nil {
