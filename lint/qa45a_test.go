@@ -132,7 +132,9 @@ func TestNoLaunchCountsServerModule(t *testing.T) {
 // harness builds as arrays and starts through `setsid bash -c '...; exec
 // "$@"' _ "$pidfile" "$@"` (read_file id 68830312021) are read and
 // checked; the loopback side-channel default both engines share is one
-// VL222, the producer's error, not one per engine.
+// VL222, not one per engine, and a warning naming NIXL_SIDE_CHANNEL_HOST:
+// 127.0.0.1 is only the script's default for a variable its users set on
+// each node (vl222fix45).
 func TestHarnessThroughSetsidChecked(t *testing.T) {
 	script := `HOST="${NIXL_SIDE_CHANNEL_HOST:-127.0.0.1}"
 start_service() {
@@ -157,8 +159,8 @@ esac
 		t.Errorf("%v, want the harness's commands read", ds)
 	}
 	ds := findingsOf(t, "0.24.0", script, codes.VLNixlHost)
-	if len(ds) != 1 || ds[0].Line != 1 || ds[0].Severity != diag.Error {
-		t.Errorf("%v, want one VL222 error at line 1", ds)
+	if len(ds) != 1 || ds[0].Line != 1 || ds[0].Severity != diag.Warning || !strings.Contains(ds[0].Message, "only the default of NIXL_SIDE_CHANNEL_HOST") {
+		t.Errorf("%v, want one VL222 warning at line 1 naming NIXL_SIDE_CHANNEL_HOST", ds)
 	}
 }
 

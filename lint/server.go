@@ -1,10 +1,12 @@
 package lint
 
 import (
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
 
+	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/lint/launch"
 	"github.com/vlaunch/vlaunch/vllm"
 )
@@ -237,4 +239,21 @@ func argIndex(args []launch.Value, v launch.Value) int {
 		}
 	}
 	return len(args)
+}
+
+// onlyDefault turns the findings p reported from index n on into warnings
+// (naming target, the address to set) when v is only the script's ${X:-d} default of caller variables
+// (launch.Value.FromDefaults): the caller is expected to set X per node, so
+// the loopback is what runs only when it does not. A fixed literal keeps
+// the rule's severity.
+func onlyDefault(p *pass, n int, v launch.Value, target string) {
+	if len(v.FromDefaults) == 0 {
+		return
+	}
+	for i := n; i < len(*p.out); i++ {
+		d := &(*p.out)[i]
+		d.Severity = diag.Warning
+		d.Message += fmt.Sprintf(" (%s is only the default of %s: set it to %s on each node)",
+			strings.TrimSpace(v.Text), strings.Join(v.FromDefaults, ", "), target)
+	}
 }

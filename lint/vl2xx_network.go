@@ -26,7 +26,9 @@ func checkAddress(p *pass) {
 			case !ok:
 				p.ReportAt(s.Inv, s.Inv.Pos, "add --data-parallel-address <node 0 IP> on every node", "multi-node DP without --data-parallel-address: it defaults to 127.0.0.1 and the nodes never meet")
 			case a.Known && isLoopback(a.Text):
+				n := len(*p.out)
 				p.ReportAt(s.Inv, a.Pos, "use node 0's routable IP", "--data-parallel-address %s is a loopback address in a multi-node deployment", a.Text)
+				onlyDefault(p, n, a, "node 0's routable IP")
 				// An unresolved address (node 0's $local_ip) may well be the
 			// literal the others name: only two known values can differ.
 			case i > 0 && refOK && ref.Known && a.Known && a.Text != ref.Text:
@@ -172,7 +174,9 @@ func checkHostIP(p *pass) {
 				continue
 			}
 			if isLoopback(e.Value.Text) {
+				n := len(*p.out)
 				p.ReportAt(s.Inv, e.Value.Pos, "use this node's routable IP", "VLLM_HOST_IP=%s is loopback; other nodes cannot reach it", e.Value.Text)
+				onlyDefault(p, n, e.Value, "this node's routable IP")
 			} else if prev, dup := seen[e.Value.Text]; dup && !p.declaredOneHost(prev, s) {
 				p.ReportAt(s.Inv, e.Value.Pos, "each node advertises its own IP", "VLLM_HOST_IP=%s is also set on %s", e.Value.Text, prev.Inv.Node)
 			}

@@ -87,6 +87,14 @@ func checkNixlHost(p *pass) {
 		case !set && !s.Inv.EnvOpen:
 			p.ReportAt(s.Inv, s.Inv.Pos, hint,
 				"%s is not set on a NIXL engine of a multi-node P/D deployment: it advertises \"localhost\", and a decoder on another node handshakes with itself (\"Remote NIXL agent engine ID mismatch\", vLLM #27083) and recomputes the prompt", nixlHostEnv)
+		case set && e.Value.Known && isLoopback(strings.TrimSpace(e.Value.Text)) && len(e.Value.FromDefaults) > 0:
+			// ${NIXL_SIDE_CHANNEL_HOST:-127.0.0.1}: the script's default for
+			// a variable the caller is told to set per node; a warning, since
+			// the loopback is only what runs when the caller leaves it unset.
+			p.Report(s.Inv.File, e.Value.Pos, "set "+strings.Join(e.Value.FromDefaults, ", ")+" to this node's routable IP on each node",
+				"%s=%s: %s is only the default of %s: set it to this node's address on each node, or decoders on another node cannot handshake with this engine (vLLM #27083)",
+				nixlHostEnv, e.Value.Text, strings.TrimSpace(e.Value.Text), strings.Join(e.Value.FromDefaults, ", "))
+			(*p.out)[len(*p.out)-1].Severity = diag.Warning
 		case set && e.Value.Known && isLoopback(strings.TrimSpace(e.Value.Text)):
 			p.Report(s.Inv.File, e.Value.Pos, hint,
 				"%s=%s is not reachable from another node: decoders there cannot handshake with this engine (vLLM #27083)", nixlHostEnv, e.Value.Text)

@@ -2,6 +2,7 @@ package launch
 
 import (
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -59,9 +60,9 @@ func (ev *evaluator) lookupAs(name string, index syntax.ArithmExpr, at Pos, note
 	ev.defaults = appendUnique(ev.defaults, sv.defaults...)
 	if index == nil {
 		if sv.isArr && len(sv.arr) > 0 {
-			return sv.arr[0], true
+			return withDefaults(sv.arr[0], sv.defaults), true
 		}
-		return sv.val, true
+		return withDefaults(sv.val, sv.defaults), true
 	}
 	i, known, _ := ev.arith(index)
 	if !known || !sv.isArr || i < 0 || int(i) >= len(sv.arr) {
@@ -132,7 +133,7 @@ func (ev *evaluator) paramOp(p *syntax.ParamExp, name string, v Value, defined b
 			if p.Exp.Op == syntax.AssignUnset || p.Exp.Op == syntax.AssignUnsetOrNull {
 				ev.sc.vars[name] = &shVar{val: d, setAt: at, defaults: from}
 			}
-			return d
+			return withDefaults(d, from)
 		}
 		if !v.Known {
 			return unknownValue(txt, at, v.Unresolved...)
@@ -411,4 +412,14 @@ func guardsUnset(e *syntax.Expansion) bool {
 		return true
 	}
 	return false
+}
+
+// withDefaults returns v marked as (also) computed from the defaults of the
+// caller's variables names (Value.FromDefaults).
+func withDefaults(v Value, names []string) Value {
+	if len(names) == 0 {
+		return v
+	}
+	v.FromDefaults = appendUnique(slices.Clone(v.FromDefaults), names...)
+	return v
 }

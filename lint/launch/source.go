@@ -150,6 +150,8 @@ type builder struct {
 	// opaque says they are not the only ones (a value cut at maxValueBytes).
 	holes  [][2]int
 	opaque bool
+	// fromDefaults collects Value.FromDefaults of what was added.
+	fromDefaults []string
 }
 
 // hole marks b[start:end] as unresolved, merging with the previous range.
@@ -190,6 +192,7 @@ func (b *builder) addValue(v Value) {
 		b.addByte(v.Text[i], v.PosAt(i))
 	}
 	b.started = true
+	b.fromDefaults = appendUnique(b.fromDefaults, v.FromDefaults...)
 	if !v.Known {
 		b.unknown = true
 		b.unresolved = appendUnique(b.unresolved, v.Unresolved...)
@@ -205,7 +208,7 @@ func (b *builder) addValue(v Value) {
 }
 
 func (b *builder) value(start Pos) Value {
-	v := Value{Text: string(b.b), Known: !b.unknown, Unresolved: b.unresolved, pos: b.pos, Pos: start}
+	v := Value{Text: string(b.b), Known: !b.unknown, Unresolved: b.unresolved, FromDefaults: b.fromDefaults, pos: b.pos, Pos: start}
 	if b.unknown && !b.opaque && len(b.holes) > 0 {
 		v.holes, v.partial = b.holes, true
 	}

@@ -21,6 +21,10 @@ type Value struct {
 	Pos Pos
 	// Unresolved names what could not be resolved: variable names, "$(...)".
 	Unresolved []string
+	// FromDefaults names the caller's variables whose ${X:-d} default the
+	// text used (directly or through a variable): the caller may set X per
+	// node, so the text is only what runs when it does not.
+	FromDefaults []string
 	// pos holds the input position of each byte of Text when known.
 	pos []Pos
 	// holes are the [start,end) byte ranges of Text that stand for what
@@ -41,7 +45,7 @@ func (v Value) PosAt(i int) Pos {
 
 // Slice returns the part of v from byte i to j with its positions.
 func (v Value) Slice(i, j int) Value {
-	out := Value{Text: v.Text[i:j], Known: v.Known, Unresolved: v.Unresolved, Pos: v.PosAt(i), partial: v.partial}
+	out := Value{Text: v.Text[i:j], Known: v.Known, Unresolved: v.Unresolved, FromDefaults: v.FromDefaults, Pos: v.PosAt(i), partial: v.partial}
 	if len(v.pos) >= j {
 		out.pos = v.pos[i:j]
 	}
