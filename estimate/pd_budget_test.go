@@ -23,3 +23,16 @@ func TestBudgetSpentIsNotEvaluated(t *testing.T) {
 		t.Error("budget left: want not spent")
 	}
 }
+
+// TestFailingFirst: failing verdicts are advised before uncertain ones,
+// each group in the report's order.
+func TestFailingFirst(t *testing.T) {
+	vs := []slo.Verdict{{Verdict: slo.VerdictUncertain}, {Verdict: slo.VerdictFail}, {Verdict: slo.VerdictPass}, {Verdict: slo.VerdictFail}}
+	got := failingFirst(vs)
+	want := []int{1, 3, 0, 2}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("got %v, want %v", got, want)
+		}
+	}
+}

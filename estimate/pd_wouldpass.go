@@ -219,8 +219,8 @@ func pdWouldPass(d *resolve.Deployment, rep *pd.Report, vs []slo.Verdict, opt Pe
 	if sc := rep.Scenario(d.Workload.InputTokens); sc != nil {
 		a.nowTokPerS = sc.OutputTokPerS
 	}
-	var claims []pdClaim
-	for i := range vs {
+	perVerdict := make([][]pdClaim, len(vs))
+	for _, i := range failingFirst(vs) {
 		v := &vs[i]
 		if v.Verdict != slo.VerdictFail && v.Verdict != slo.VerdictUncertain || v.Unbounded && v.Predicted <= 0 && v.Binding == slo.BindKV {
 			continue
@@ -258,9 +258,30 @@ func pdWouldPass(d *resolve.Deployment, rep *pd.Report, vs []slo.Verdict, opt Pe
 		for _, c := range got {
 			v.WouldPass = append(v.WouldPass, c.line)
 		}
+		perVerdict[i] = got
+	}
+	var claims []pdClaim
+	for _, got := range perVerdict {
 		claims = append(claims, got...)
 	}
 	return claims
+}
+
+// failingFirst is the order pdWouldPass advises vs in: the failing
+// verdicts before the uncertain ones, each in the report's order, so that
+// check's pdWouldPassEvals evaluations go to what fails first (after
+// band45 an uncertain TPOT's layouts spent them all and a failing TTFT's
+// went unevaluated: qa45b spec 01). The claims keep the report's order.
+func failingFirst(vs []slo.Verdict) []int {
+	var fail, rest []int
+	for i := range vs {
+		if vs[i].Verdict == slo.VerdictFail {
+			fail = append(fail, i)
+		} else {
+			rest = append(rest, i)
+		}
+	}
+	return append(fail, rest...)
 }
 
 // cloneVerdicts copies vs (their WouldPass lines are appended to later).
