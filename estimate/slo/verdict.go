@@ -324,7 +324,7 @@ func throughputVerdict(in *input.Input, sm *perf.StepModel, p *Performance, kv i
 		v.Explanation += fmt.Sprintf(" The simulation delivers %.0f%% of steady decoding at this load (new requests' prefills share steps): "+
 			"steady decode at %d sessions gives %.0f output tokens/s, the simulation %.0f", 100/f, d.Concurrency, d.Point.OutputTokPerS, d.Point.OutputTokPerS/f)
 		if v.Verdict == VerdictFail && wp != nil {
-			v.Explanation += fmt.Sprintf("; the searches below aim at the steady-decode equivalent of the target, %.0f tokens/s", steady)
+			v.Explanation += fmt.Sprintf("; the searches below aim at the steady-decode equivalent of the target, %s tokens/s", thousands(steady))
 		}
 		v.Explanation += "."
 	}
@@ -370,12 +370,16 @@ func throughputExplanation(in *input.Input, sm *perf.StepModel, d perf.DecodeInf
 		perSession = target / float64(c) * float64(in.Workload.OutputTokens) /
 			float64(in.Workload.InputTokens+in.Workload.OutputTokens)
 	}
-	return fmt.Sprintf("counts %s. Little's law: %.0f tokens/s over %d sessions is %.0f output tokens/s per session, "+
+	return fmt.Sprintf("counts %s. Little's law: %s tokens/s over %s sessions is %.0f output tokens/s per session, "+
 		"a decode step of at most %.1f ms. Predicted step %.1f ms (%s): weight-read floor %.1f ms (%.1f GB per GPU at full HBM bandwidth), "+
-		"compute floor %.1f ms, network floor %.1f ms, all-to-all %.1f ms, overhead %.1f ms. Best over concurrency within KV: %.0f output tokens/s.",
-		counts, target, c, perSession, 1e3/perSession, d.Step.TotalS*1e3, binding, d.Floors.WeightReadS*1e3, d.Floors.WeightBytesPerGPU/1e9,
-		d.Floors.ComputeS*1e3, d.Floors.NetworkS*1e3, d.Step.A2AS*1e3*float64(sm.S.PP), d.Step.OverheadS*1e3, d.MaxOutputTokPerS)
+		"compute floor %.1f ms, network floor %.1f ms, all-to-all %.1f ms, overhead %.1f ms. Best over concurrency within KV: %s output tokens/s.",
+		counts, thousands(target), textfmt.Thousands(int64(c)), perSession, 1e3/perSession, d.Step.TotalS*1e3, binding, d.Floors.WeightReadS*1e3, d.Floors.WeightBytesPerGPU/1e9,
+		d.Floors.ComputeS*1e3, d.Floors.NetworkS*1e3, d.Step.A2AS*1e3*float64(sm.S.PP), d.Step.OverheadS*1e3, thousands(d.MaxOutputTokPerS))
 }
+
+// thousands is x rounded, grouped by thousands as the reports print token
+// rates (qa45c F11: "50000 tokens/s" beside "50,818").
+func thousands(x float64) string { return textfmt.Thousands(int64(math.Round(x))) }
 
 // prefillInterference is steady decoding's throughput over the simulated
 // one at the workload's load (≥ 1): how much the prefills of new requests,
