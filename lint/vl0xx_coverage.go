@@ -154,7 +154,7 @@ func reportTagAbsent(p *pass, s *server, f *cliFlag) bool {
 		return true
 	}
 	p.ReportAtSeverity(s.Inv, f.At.Pos, diag.Warning, "remove it or check its spelling (`vllm serve --help` in the image you run)",
-		"vLLM %s's parser registers no %s (read at the release tag: arg_utils.py, cli_args.py, serve.py): vLLM exits with \"unrecognized arguments\" unless a platform plugin adds it", v, f.Spelling())
+		"%s", vllm.TagAbsentMessage(v, f.Spelling()))
 	return true
 }
 

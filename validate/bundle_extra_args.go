@@ -169,7 +169,7 @@ func unknownExtraFlag(d *spec.Deployment, r vllm.Release, i int, name string) di
 			return nil
 		case read:
 			return diag.Diagnostics{bundleDiag(d, codes.GenExtraArg, diag.Warning, path,
-				fmt.Sprintf("vLLM %s's parser registers no %s (read at the release tag: arg_utils.py, cli_args.py, serve.py): vLLM exits with \"unrecognized arguments\" unless a platform plugin adds it", r.Version, name),
+				vllm.TagAbsentMessage(r.Version, name),
 				"remove it, check its spelling, or change vllm.version")}
 		}
 		return diag.Diagnostics{bundleDiag(d, codes.GenExtraArg, diag.Warning, path,

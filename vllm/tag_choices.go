@@ -1,6 +1,9 @@
 package vllm
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // choiceRun is one run of consecutive release tags (tagReads order, first
 // and last release inclusive) at which tools/flagspans/choices.py read the
@@ -159,4 +162,11 @@ func TagChoices(spelling string, v Version) (values []string, free, read bool) {
 		return nil, true, true
 	}
 	return vals, false, true
+}
+
+// TagAbsentMessage is how lint (VL005) and validate (GEN006) word an option
+// the release tag's own parser does not register (TagFlag read, absent):
+// one wording for both, as they report the same fact.
+func TagAbsentMessage(v Version, spelling string) string {
+	return fmt.Sprintf("vLLM %s's parser registers no %s (read at the release tag: arg_utils.py, cli_args.py, serve.py): vLLM exits with \"unrecognized arguments\" unless a platform plugin adds it", v, spelling)
 }
